@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigError, loadConfig } from './index.js';
+
+const schema = z.object({
+  DATABASE_URL: z.url(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+describe('loadConfig', () => {
+  it('returns typed values with defaults applied', () => {
+    const config = loadConfig(schema, { DATABASE_URL: 'postgres://localhost/x' });
+    expect(config).toEqual({ DATABASE_URL: 'postgres://localhost/x', PORT: 8080, LOG_LEVEL: 'info' });
+  });
+
+  it('reports every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig(schema, { PORT: '99999', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const names = (error as ConfigError).problems.map((line) => line.split(':')[0]);
+    expect(names.sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT']);
+  });
+});
