@@ -1,0 +1,3 @@
+export { stackEnv, repoRoot, type StackEnv } from './stack-env.js';
+export { ensureDatabase, dropSchemas, withDatabase } from './database.js';
+export { startProcess, freePort, type RunningProcess, type StartProcessOptions } from './processes.js';

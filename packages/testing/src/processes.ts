@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { repoRoot } from './stack-env.js';
+
+/** A process started by a test, and how to stop it. */
+export interface RunningProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** Everything the process printed so far (for failure messages). */
+  output(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Options of {@link startProcess}. */
+export interface StartProcessOptions {
+  /** Shown in errors. */
+  name: string;
+  /** TypeScript entry file relative to the repository root, e.g. `services/users/src/main.ts`. */
+  entry: string;
+  env: Record<string, string>;
+  /** Resolves true once the process serves; polled until `timeoutMs`. */
+  ready: () => Promise<boolean>;
+  timeoutMs?: number;
+}
+
+/**
+ * Starts a service exactly as `npm run dev` does (node with the TypeScript source condition and
+ * tsx), waits until `ready` says so, and fails with the process output if it exits or times out.
+ */
+export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
+  const root = repoRoot();
+  const child = spawn(process.execPath, ['--conditions=@inkwell/source', '--import', 'tsx', join(root, options.entry)], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const running: RunningProcess = {
+    name: options.name,
+    child,
+    output: () => output,
+    async stop(graceMs = 5_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}:\n${output}`);
+    if (await options.ready().catch(() => false)) return running;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await running.stop();
+  throw new Error(`${options.name} was not ready in time:\n${output}`);
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
