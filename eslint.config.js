@@ -46,7 +46,8 @@ export default tseslint.config(
     files: ['services/*/src/repositories/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [...driverPatterns, { group: ['**/transport/**', '**/consumers/**', '**/services/**'], message: 'Repositories sit below services.' }],
+        // Repositories write outbox events, so they may build proto event payloads (see src/events/).
+        patterns: [{ group: ['**/transport/**', '**/consumers/**', '**/services/**'], message: 'Repositories sit below services.' }],
       }],
     },
   },

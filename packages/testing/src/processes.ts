@@ -20,6 +20,8 @@ export interface StartProcessOptions {
   /** TypeScript entry file relative to the repository root, e.g. `services/users/src/main.ts`. */
   entry: string;
   env: Record<string, string>;
+  /** Also copy the process output to this process's stdout/stderr (the dev runner does). */
+  echo?: boolean;
   /** Resolves true once the process serves; polled until `timeoutMs`. */
   ready: () => Promise<boolean>;
   timeoutMs?: number;
@@ -42,6 +44,10 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
+  if (options.echo) {
+    child.stdout?.pipe(process.stdout);
+    child.stderr?.pipe(process.stderr);
+  }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const running: RunningProcess = {

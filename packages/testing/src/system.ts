@@ -1,0 +1,102 @@
+import { createGrpcClient } from '@inkwell/grpc';
+import { Health } from '@inkwell/proto/health';
+import { freePort, startProcess, type RunningProcess } from './processes.js';
+import type { StackEnv } from './stack-env.js';
+
+/** One gRPC service of the system: where its entry is and how it is addressed. */
+interface ServiceProcess {
+  name: string;
+  entry: string;
+  /** Environment variable of the service's own listening port. */
+  portVariable: string;
+  /** Environment variable through which the gateway (and other services) find it. */
+  addressVariable: string;
+  defaultPort: number;
+}
+
+/** Every backend service, in start order. Adding a service to the system is one line here. */
+export const SERVICES: readonly ServiceProcess[] = [
+  { name: 'users', entry: 'services/users/src/main.ts', portVariable: 'USERS_GRPC_PORT', addressVariable: 'USERS_SERVICE_ADDR', defaultPort: 50051 },
+];
+
+/** Options of {@link startSystem}. */
+export interface SystemOptions {
+  stack: StackEnv;
+  /** `fixed`: the documented default ports (dev); `free`: any free ports (tests). */
+  ports: 'fixed' | 'free';
+  /** Seed the demo data (users, …) while starting. */
+  seedDemoData: boolean;
+  /** Copy every process's log lines to this terminal. */
+  echo?: boolean;
+  /** Gateway port when `ports` is `fixed` (default 8080). */
+  gatewayPort?: number;
+  /** Extra environment for every process (e.g. LOG_LEVEL, rate limits in tests). */
+  env?: Record<string, string>;
+}
+
+/** A running Inkwell system. */
+export interface RunningSystem {
+  /** Base URL of the public API, e.g. http://127.0.0.1:8080/api/v1. */
+  apiUrl: string;
+  /** Origin of the gateway, e.g. http://127.0.0.1:8080. */
+  gatewayUrl: string;
+  processes: RunningProcess[];
+  /** Stops every process, gateway first. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every service and then the gateway as separate processes, exactly as `npm run dev`
+ * does, and waits until each one is ready (gRPC health SERVING; gateway /readyz 200).
+ */
+export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const stackEnv = {
+    DATABASE_URL: options.stack.databaseUrl,
+    REDIS_URL: options.stack.redisUrl,
+    KAFKA_BROKERS: options.stack.kafkaBrokers.join(','),
+    ...options.env,
+  };
+  const started: RunningProcess[] = [];
+  const addresses: Record<string, string> = {};
+  try {
+    for (const service of SERVICES) {
+      const port = options.ports === 'fixed' ? service.defaultPort : await freePort();
+      const address = `127.0.0.1:${port}`;
+      const health = createGrpcClient(Health, address, { defaultDeadlineMs: 1_000 });
+      try {
+        started.push(
+          await startProcess({
+            name: service.name,
+            entry: service.entry,
+            echo: options.echo ?? false,
+            env: { ...stackEnv, [service.portVariable]: String(port), SEED_DEMO_DATA: String(options.seedDemoData) },
+            ready: () => health.checkHealth(),
+          }),
+        );
+      } finally {
+        health.close();
+      }
+      addresses[service.addressVariable] = address;
+    }
+
+    const gatewayPort = options.ports === 'fixed' ? (options.gatewayPort ?? 8080) : await freePort();
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    started.push(
+      await startProcess({
+        name: 'gateway',
+        entry: 'gateway/src/main.ts',
+        echo: options.echo ?? false,
+        env: { ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), PUBLIC_BASE_URL: gatewayUrl },
+        ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
+      }),
+    );
+    return { apiUrl: `${gatewayUrl}/api/v1`, gatewayUrl, processes: started, stop: () => stopAll(started) };
+  } catch (error) {
+    await stopAll(started);
+    throw error;
+  }
+}
+
+async function stopAll(processes: RunningProcess[]): Promise<void> {
+  for (const process of [...processes].reverse()) await process.stop();
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { loadConfig } from '@inkwell/config';
+
+const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
+
+const schema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),
+  USERS_GRPC_HOST: z.string().min(1).default('127.0.0.1'),
+  USERS_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  SEED_DEMO_DATA: booleanFlag,
+});
+
+/** Configuration of the users service, parsed once from the environment at boot. */
+export type UsersConfig = z.output<typeof schema>;
+
+/** Parses the environment; throws a ConfigError listing every bad variable. */
+export function loadUsersConfig(env: NodeJS.ProcessEnv = process.env): UsersConfig {
+  return loadConfig(schema, env);
+}

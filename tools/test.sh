@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `npm test`: the full suite on a fresh machine. Installs what is missing, brings up the stack,
+# generates code, checks types and lint, then runs every unit, integration and end-to-end test.
+set -euo pipefail
+# shellcheck source=tools/lib.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+
+ensure_dependencies
+ensure_stack
+generate_code
+step "Type checks, lint and contract checks"
+npx turbo run typecheck lint --output-logs=errors-only
+step "Tests (vitest, against the real stack)"
+npx vitest run "$@"
