@@ -1,0 +1,117 @@
+import type { DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+import { Client, credentials, Metadata, type ChannelOptions, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
+import { AppError, ErrorCode } from '@inkwell/errors';
+import { Health, HealthCheckResponse_ServingStatus, type HealthCheckResponse } from '@inkwell/proto/health';
+import { callerToMetadata, type CallerContext } from './caller-context.js';
+import { createMethodDefinition, unaryMethods, type UnaryMethodName } from './definition.js';
+import { grpcErrorToAppError } from './errors.js';
+
+/** Per-call options of a GrpcClient method. */
+export interface CallOptions {
+  /** Who is calling; sent as metadata (see callerToMetadata). */
+  caller?: CallerContext;
+  /** Milliseconds until the call fails with DEADLINE_EXCEEDED; default: the client's defaultDeadlineMs. */
+  deadlineMs?: number;
+  /** Extra request metadata; it is copied, never modified. */
+  metadata?: Metadata;
+  /** Called with the response headers when they arrive (before the promise settles). */
+  onResponseHeaders?: (metadata: Metadata) => void;
+  /** Cancels the call when aborted; the promise then rejects with CANCELLED. */
+  signal?: AbortSignal;
+}
+
+/** Options of createGrpcClient. */
+export interface GrpcClientOptions {
+  /** Deadline of every call that sets none (default 5000 ms). */
+  defaultDeadlineMs?: number;
+  /** grpc-js channel options, merged over the defaults (keepalive, reconnect backoff). */
+  channelOptions?: ChannelOptions;
+}
+
+/**
+ * Promise client: one method per unary RPC of S, with the same localName (`getUser`). Requests
+ * may be plain init objects; failures reject with AppError. `close()` closes the channel;
+ * `checkHealth(service)` asks the server's grpc.health.v1.Health (default: the whole server).
+ */
+export type GrpcClient<S extends DescService> = {
+  [K in UnaryMethodName<S>]: (
+    request: MessageInitShape<S['method'][K]['input']>,
+    options?: CallOptions,
+  ) => Promise<MessageShape<S['method'][K]['output']>>;
+} & {
+  /** Closes the channel; calls made afterwards fail. */
+  close(): void;
+  /** True when the server reports `service` (default `""`, the server itself) SERVING; false on any other answer or failure. */
+  checkHealth(service?: string, deadlineMs?: number): Promise<boolean>;
+};
+
+/**
+ * Client keepalive: pings an idle connection every 30 s so a silently dropped connection is
+ * noticed before a call needs it (our servers do not police pings). Reconnect backoff is capped
+ * at 5 s so a restarted service is used again quickly (grpc-js defaults to up to 120 s).
+ */
+const DEFAULT_CHANNEL_OPTIONS: ChannelOptions = {
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_permit_without_calls': 1,
+  'grpc.initial_reconnect_backoff_ms': 500,
+  'grpc.max_reconnect_backoff_ms': 5_000,
+};
+
+const DEFAULT_DEADLINE_MS = 5_000;
+
+/**
+ * Creates a promise client for `service` at `address` (`host:port`, no TLS) over a single
+ * channel, which grpc-js reuses for every call; create one client per backend and keep it.
+ * Connecting is lazy: creating a client never fails because the server is down.
+ */
+export function createGrpcClient<S extends DescService>(service: S, address: string, options: GrpcClientOptions = {}): GrpcClient<S> {
+  const client = new Client(address, credentials.createInsecure(), { ...DEFAULT_CHANNEL_OPTIONS, ...options.channelOptions });
+  const defaultDeadlineMs = options.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
+  const healthCheck = createMethodDefinition(Health.method.check);
+  const result: Record<string, unknown> = {
+    close: () => client.close(),
+    checkHealth: async (serviceName = '', deadlineMs = defaultDeadlineMs): Promise<boolean> => {
+      try {
+        const response = (await unaryCall(client, healthCheck, { service: serviceName }, { deadlineMs }, defaultDeadlineMs)) as HealthCheckResponse;
+        return response.status === HealthCheckResponse_ServingStatus.SERVING;
+      } catch {
+        return false;
+      }
+    },
+  };
+  for (const method of unaryMethods(service)) {
+    if (method.localName in result) throw new Error(`${service.typeName}.${method.name} clashes with GrpcClient.${method.localName}`);
+    const definition = createMethodDefinition(method);
+    result[method.localName] = (request: unknown, callOptions: CallOptions = {}) => unaryCall(client, definition, request, callOptions, defaultDeadlineMs);
+  }
+  return result as GrpcClient<S>;
+}
+
+function unaryCall(client: Client, definition: MethodDefinition<unknown, unknown>, request: unknown, options: CallOptions, defaultDeadlineMs: number): Promise<unknown> {
+  const metadata = options.metadata?.clone() ?? new Metadata();
+  if (options.caller) callerToMetadata(options.caller, metadata);
+  const deadline = new Date(Date.now() + (options.deadlineMs ?? defaultDeadlineMs));
+  const signal = options.signal;
+  if (signal?.aborted) return Promise.reject(new AppError(ErrorCode.CANCELLED, 'The call was cancelled.'));
+
+  return new Promise((resolve, reject) => {
+    const call = client.makeUnaryRequest(
+      definition.path,
+      definition.requestSerialize,
+      definition.responseDeserialize,
+      request,
+      metadata,
+      { deadline },
+      (error: ServiceError | null, response?: unknown) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(grpcErrorToAppError(error));
+        else resolve(response);
+      },
+    );
+    const onAbort = (): void => call.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const onResponseHeaders = options.onResponseHeaders;
+    if (onResponseHeaders) call.on('metadata', onResponseHeaders);
+  });
+}

@@ -1,0 +1,237 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { ServiceError } from '@grpc/grpc-js';
+import { AppError, ErrorCode, isAppError, type ErrorDetail } from '@inkwell/errors';
+import { UsersService } from '@inkwell/proto/users';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createGrpcClient, Metadata, status, type CallerContext, type GrpcClient, type HandlerContext, type ServiceImpl } from '../src/index.js';
+import { closedPort, deferred, startTestServer, type TestServer } from './test-server.js';
+
+let testServer: TestServer;
+let users: GrpcClient<typeof UsersService>;
+
+beforeAll(async () => {
+  testServer = await startTestServer();
+  users = createGrpcClient(UsersService, testServer.address);
+});
+
+afterAll(async () => {
+  users.close();
+  await testServer.server.shutdown(1000);
+});
+
+afterEach(() => {
+  testServer.lines.length = 0;
+});
+
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isAppError(error)) return error;
+    throw new Error(`expected an AppError, got ${String(error)}`);
+  }
+  throw new Error('expected the call to fail');
+}
+
+function grpcStatusOf(error: AppError): number {
+  return (error.cause as ServiceError).code;
+}
+
+describe('unary calls', () => {
+  it('round-trips a request and a response, with plain init objects on both sides', async () => {
+    const joined = new Date('2024-03-01T10:00:00Z');
+    testServer.setGetUser(async (request) => ({
+      user: { id: request.id, name: 'Twilight', bio: 'Reads a lot.', numStories: 3, dateJoined: timestampFromDate(joined) },
+    }));
+
+    const response = await users.getUser({ id: '9007199254740993' });
+
+    expect(response.user?.id).toBe('9007199254740993');
+    expect(response.user?.name).toBe('Twilight');
+    expect(response.user?.numStories).toBe(3);
+    expect(response.user?.email).toBeUndefined();
+    expect(response.user?.dateJoined && timestampDate(response.user.dateJoined)).toEqual(joined);
+  });
+
+  it('passes the caller client → server and response headers server → client', async () => {
+    let seen: HandlerContext | undefined;
+    testServer.setGetUser(async (request, ctx) => {
+      seen = ctx;
+      ctx.setResponseHeader('x-cache', 'hit');
+      return { user: { id: request.id } };
+    });
+    const caller: CallerContext = { requestId: 'req-abc', userId: '42', appId: '7', scopes: ['read_user', 'write_user'] };
+    const extra = new Metadata();
+    extra.set('x-custom', 'yes');
+    const headers: Metadata[] = [];
+
+    await users.getUser({ id: '1' }, { caller, metadata: extra, onResponseHeaders: (md) => headers.push(md) });
+
+    expect(seen?.caller).toEqual(caller);
+    expect(seen?.metadata.get('x-custom')).toEqual(['yes']);
+    expect(headers).toHaveLength(1);
+    expect(headers[0]?.get('x-cache')).toEqual(['hit']);
+    expect(extra.get('x-request-id')).toEqual([]);
+  });
+
+  it('gives the handler a fresh request id when the caller sent none, and logs one debug line per call', async () => {
+    let requestId = '';
+    testServer.setGetUser(async (request, ctx) => {
+      requestId = ctx.caller.requestId;
+      return { user: { id: request.id } };
+    });
+
+    await users.getUser({ id: '1' });
+
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const callLines = testServer.lines.filter((line) => line.msg === 'grpc call');
+    expect(callLines).toHaveLength(1);
+    expect(callLines[0]?.level).toBe('debug');
+    expect(callLines[0]?.fields).toMatchObject({ method: '/inkwell.users.v1.UsersService/GetUser', code: 'OK', requestId });
+    expect(callLines[0]?.fields.durationMs).toEqual(expect.any(Number));
+  });
+
+  it.each(Object.values(ErrorCode))('delivers AppError %s as the gRPC status of that name, with message and details intact', async (code) => {
+    const details: ErrorDetail[] = [
+      { reason: 'validation_failed', pointer: '/data/attributes/name', detail: 'Der Name ist zu lang — 名前 🙂' },
+      { reason: 'invalid_parameter', parameter: 'filter[x]' },
+    ];
+    testServer.setGetUser(async () => {
+      throw new AppError(code, `It went wrong: ${code} (ünïcode)`, { details });
+    });
+
+    const error = await rejection(users.getUser({ id: '1' }, { caller: { requestId: `req-${code}`, scopes: [] } }));
+
+    expect(grpcStatusOf(error)).toBe(status[code]);
+    expect(error.code).toBe(code);
+    expect(error.message).toBe(`It went wrong: ${code} (ünïcode)`);
+    expect(error.details).toEqual(details);
+    const failure = testServer.lines.find((line) => line.msg === 'grpc call failed');
+    expect(failure?.level).toBe(code === ErrorCode.INTERNAL ? 'error' : 'warn');
+    expect(failure?.fields).toMatchObject({ code, requestId: `req-${code}` });
+  });
+
+  it('sends a thrown non-AppError as INTERNAL "internal error" and logs the cause at error level', async () => {
+    testServer.setGetUser(async () => {
+      throw new TypeError('cannot read secret_column of undefined at db.internal:5432');
+    });
+
+    const error = await rejection(users.getUser({ id: '1' }));
+
+    expect(grpcStatusOf(error)).toBe(status.INTERNAL);
+    expect(error.code).toBe(ErrorCode.INTERNAL);
+    expect(error.message).toBe('internal error');
+    expect(error.details).toEqual([]);
+    expect(JSON.stringify((error.cause as ServiceError).metadata.toJSON())).not.toContain('secret_column');
+    const failure = testServer.lines.find((line) => line.msg === 'grpc call failed');
+    expect(failure?.level).toBe('error');
+    expect((failure?.fields.err as Error).message).toContain('secret_column');
+  });
+
+  it('turns a response that cannot be encoded into INTERNAL', async () => {
+    testServer.setGetUser(async () => ({ user: { id: 'not a number' } }));
+
+    const error = await rejection(users.getUser({ id: '1' }));
+
+    expect(error.code).toBe(ErrorCode.INTERNAL);
+    expect(error.message).toBe('internal error');
+  });
+});
+
+describe('deadlines and cancellation', () => {
+  it('fails with DEADLINE_EXCEEDED when the handler is slower than the deadline, and aborts its signal', async () => {
+    let ctxSeen: HandlerContext | undefined;
+    const handlerDone = deferred<unknown>();
+    testServer.setGetUser(async (request, ctx) => {
+      ctxSeen = ctx;
+      try {
+        await sleep(2000, undefined, { signal: ctx.signal });
+      } catch {
+        handlerDone.resolve(ctx.signal.reason);
+        ctx.signal.throwIfAborted();
+      }
+      return { user: { id: request.id } };
+    });
+    const started = Date.now();
+
+    const error = await rejection(users.getUser({ id: '1' }, { deadlineMs: 200 }));
+
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(error.code).toBe(ErrorCode.DEADLINE_EXCEEDED);
+    expect(grpcStatusOf(error)).toBe(status.DEADLINE_EXCEEDED);
+    expect(error.message).toBe('The service did not answer in time.');
+    const reason = await handlerDone.promise;
+    expect(isAppError(reason) && reason.code).toBe(ErrorCode.DEADLINE_EXCEEDED);
+    const deadlineIn = (ctxSeen?.deadline?.getTime() ?? 0) - started;
+    expect(deadlineIn).toBeGreaterThan(100);
+    expect(deadlineIn).toBeLessThan(400);
+  });
+
+  it('applies the default deadline of 5 s when the call sets none', async () => {
+    let deadline: Date | undefined;
+    testServer.setGetUser(async (request, ctx) => {
+      deadline = ctx.deadline;
+      return { user: { id: request.id } };
+    });
+    const started = Date.now();
+
+    await users.getUser({ id: '1' });
+
+    const deadlineIn = (deadline?.getTime() ?? 0) - started;
+    expect(deadlineIn).toBeGreaterThan(4500);
+    expect(deadlineIn).toBeLessThanOrEqual(5500);
+  });
+
+  it('cancels the call when the caller aborts: the client sees CANCELLED and the handler signal aborts', async () => {
+    const handlerAborted = deferred<unknown>();
+    const handlerStarted = deferred<void>();
+    testServer.setGetUser(async (request, ctx) => {
+      ctx.signal.addEventListener('abort', () => handlerAborted.resolve(ctx.signal.reason));
+      handlerStarted.resolve();
+      await sleep(2000);
+      return { user: { id: request.id } };
+    });
+    const controller = new AbortController();
+
+    const pending = rejection(users.getUser({ id: '1' }, { signal: controller.signal }));
+    await handlerStarted.promise;
+    controller.abort();
+    const error = await pending;
+
+    expect(error.code).toBe(ErrorCode.CANCELLED);
+    const reason = await handlerAborted.promise;
+    expect(isAppError(reason) && reason.code).toBe(ErrorCode.CANCELLED);
+  });
+});
+
+describe('unreachable servers', () => {
+  it('rejects with UNAVAILABLE when nothing listens on the port', async () => {
+    const port = await closedPort();
+    const client = createGrpcClient(UsersService, `127.0.0.1:${port}`);
+    try {
+      const error = await rejection(client.getUser({ id: '1' }));
+
+      expect(error.code).toBe(ErrorCode.UNAVAILABLE);
+      expect(error.message).toBe('The service is unavailable.');
+      expect(error.message).not.toContain(String(port));
+      expect(await client.checkHealth()).toBe(false);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+/** Compile-time checks (tsc runs over test/): wrong field names and types are rejected. */
+export function typeChecks(client: GrpcClient<typeof UsersService>): ServiceImpl<typeof UsersService> {
+  // @ts-expect-error unknown request field
+  void client.getUser({ userId: '1' });
+  // @ts-expect-error wrong field type
+  void client.getUser({ id: 1 });
+  // @ts-expect-error no such RPC
+  void client.deleteUser;
+  return {
+    // @ts-expect-error unknown response field
+    getUser: async () => ({ user: { nickname: 'x' } }),
+  };
+}
