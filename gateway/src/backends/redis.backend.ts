@@ -1,0 +1,23 @@
+import type { Logger } from '@inkwell/logging';
+import { createRedis, type Redis } from '@inkwell/redis';
+
+/**
+ * The gateway's Redis client (rate limits, cursors and caches use it). It connects in the
+ * background and keeps reconnecting; instead of one log line per failed attempt it logs when
+ * Redis goes down and when it is back (readiness reports it meanwhile).
+ */
+export function createGatewayRedis(url: string, logger: Logger): Redis {
+  const redis = createRedis(url);
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn({ err: error }, 'redis is unreachable; retrying in the background');
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.info('redis is reachable again');
+  });
+  return redis;
+}

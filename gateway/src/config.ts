@@ -1,0 +1,50 @@
+import { loadConfig } from '@inkwell/config';
+import { z } from 'zod';
+
+const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
+
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((value) => !/[?#]/.test(value), 'must not contain a query or fragment')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** The environment of the gateway process; see {@link GatewayConfig} for the parsed shape. */
+export const gatewayEnvSchema = z
+  .object({
+    GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
+    GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+    PUBLIC_BASE_URL: httpUrl.optional(),
+    USERS_SERVICE_ADDR: hostPort.default('127.0.0.1:50051'),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  })
+  .transform((env) => ({
+    host: env.GATEWAY_HOST,
+    port: env.GATEWAY_PORT,
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://${env.GATEWAY_HOST.includes(':') ? `[${env.GATEWAY_HOST}]` : env.GATEWAY_HOST}:${env.GATEWAY_PORT}`,
+    backends: {
+      users: env.USERS_SERVICE_ADDR,
+    },
+    redisUrl: env.REDIS_URL,
+    logLevel: env.LOG_LEVEL,
+    grpcDeadlineMs: env.GRPC_DEADLINE_MS,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+  }));
+
+/**
+ * Parsed gateway configuration. `backends` maps each gRPC backend name to its `host:port`
+ * address; a new service is one more `<NAME>_SERVICE_ADDR` variable and one more entry here
+ * (readiness checks every backend listed). `publicBaseUrl` has no trailing slash and prefixes
+ * every link the API returns; it defaults to the bind address, which is only right for local use.
+ */
+export type GatewayConfig = z.output<typeof gatewayEnvSchema>;
+
+/** Names of the gRPC backends the gateway talks to. */
+export type BackendName = keyof GatewayConfig['backends'];
+
+/** Reads and validates the gateway environment once; throws ConfigError listing every bad variable. */
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return loadConfig(gatewayEnvSchema, env);
+}

@@ -1,0 +1,78 @@
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '@inkwell/logging';
+import type { Registry } from 'prom-client';
+import type { GatewayRequest } from '../http/request-state.js';
+import type { ReadinessCheck } from './readiness.check.js';
+
+/** A request handler as mounted on express-gateway's express app. */
+export type PlainHandler = (req: GatewayRequest, res: ServerResponse) => void;
+
+/** The operational endpoints outside the API: liveness, readiness and Prometheus metrics. */
+export interface HealthRoutes {
+  readonly healthz: PlainHandler;
+  readonly readyz: PlainHandler;
+  readonly metrics: PlainHandler;
+}
+
+/** Dependencies of the health routes. */
+export interface HealthRoutesDeps {
+  readonly readiness: ReadinessCheck;
+  readonly registry: Registry;
+  readonly logger: Logger;
+}
+
+const HEALTHY = JSON.stringify({ status: 'ok' });
+
+/**
+ * `GET /healthz`: 200 `{"status":"ok"}` while the process runs. `GET /readyz`: 200
+ * `{"status":"ok"}` when every dependency answers, else 503
+ * `{"status":"unavailable","down":["users"]}` (names only; `"status":"draining"` during
+ * shutdown). `GET /metrics`: the Prometheus text format. None is cached by intermediaries;
+ * all are logged at debug level so probes do not flood the access log.
+ */
+export function createHealthRoutes({ readiness, registry, logger }: HealthRoutesDeps): HealthRoutes {
+  return {
+    healthz(req, res) {
+      markQuiet(req, '/healthz');
+      send(res, 200, 'application/json', HEALTHY);
+    },
+    readyz(req, res) {
+      markQuiet(req, '/readyz');
+      readiness.status().then(
+        (result) => {
+          if (result.ready) send(res, 200, 'application/json', HEALTHY);
+          else send(res, 503, 'application/json', JSON.stringify({ status: result.draining ? 'draining' : 'unavailable', down: result.down }));
+        },
+        (error: unknown) => {
+          logger.error({ err: error, requestId: req.inkwell?.requestId }, 'readiness check failed');
+          send(res, 503, 'application/json', JSON.stringify({ status: 'unavailable', down: [] }));
+        },
+      );
+    },
+    metrics(req, res) {
+      markQuiet(req, '/metrics');
+      registry.metrics().then(
+        (text) => send(res, 200, registry.contentType, text),
+        (error: unknown) => {
+          logger.error({ err: error, requestId: req.inkwell?.requestId }, 'collecting metrics failed');
+          send(res, 500, 'text/plain; charset=utf-8', 'metrics unavailable\n');
+        },
+      );
+    },
+  };
+}
+
+function markQuiet(req: GatewayRequest, route: string): void {
+  const state = req.inkwell;
+  if (state === undefined) return;
+  state.route = route;
+  state.quiet = true;
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}

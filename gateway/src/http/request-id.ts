@@ -1,0 +1,13 @@
+import { randomUUID } from 'node:crypto';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The request id of a request: the client's `X-Request-Id` when it is sane (1–128 characters of
+ * `[A-Za-z0-9._-]`, so it is safe in logs, headers and gRPC metadata), otherwise a fresh UUID.
+ * A repeated header (Node joins it with `, `) or an array is not sane.
+ */
+export function requestIdFrom(header: string | readonly string[] | undefined): string {
+  if (typeof header === 'string' && SANE_REQUEST_ID.test(header)) return header;
+  return randomUUID();
+}

@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import type { CallerContext } from '@inkwell/grpc';
+
+/** Route label of requests that matched no route (keeps metric labels bounded). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * What the gateway knows about one request while it runs; created first by the request-context
+ * middleware and read by every later step.
+ *
+ * `caller` is the seam for authentication: request-context sets it to the anonymous caller
+ * (`{ requestId, scopes: [] }`); the auth policy, which runs in the API pipeline before
+ * `api-dispatch`, replaces it with the token's `userId`/`appId`/`scopes`. Handlers only ever see
+ * the caller through `ApiRequest.caller` and pass it on to gRPC calls unchanged.
+ */
+export interface RequestState {
+  readonly requestId: string;
+  /** `performance.now()` when the request arrived. */
+  readonly startedAt: number;
+  caller: CallerContext;
+  /** Route pattern for logs and metrics (`/api/v1/users/:id`), never the raw path. */
+  route: string;
+  /** Probe and scrape requests are logged at debug level only. */
+  quiet: boolean;
+}
+
+/** The request objects express-gateway hands to policies and gateway routes, with our state. */
+export interface GatewayRequest extends IncomingMessage {
+  inkwell?: RequestState;
+  /** Set by express: the URL as received, before any router rewrote `url`. */
+  originalUrl?: string;
+}
+
+/** The state of `req`; throws when the request-context middleware did not run (a wiring bug). */
+export function requestState(req: GatewayRequest): RequestState {
+  const state = req.inkwell;
+  if (state === undefined) throw new Error('request-context middleware did not run before this step');
+  return state;
+}

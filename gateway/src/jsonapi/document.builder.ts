@@ -1,0 +1,110 @@
+/** The media type of every JSON:API response (contract §1). */
+export const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
+
+/** A JSON value as it may appear in attributes and meta. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** `{ type, id }` naming one resource; `id` is always a string (contract §1). */
+export interface ResourceIdentifier {
+  readonly type: string;
+  readonly id: string;
+}
+
+/** A relationship of a resource: to-one (`ResourceIdentifier | null`) or to-many (array). */
+export interface Relationship {
+  readonly data: ResourceIdentifier | null | readonly ResourceIdentifier[];
+}
+
+/**
+ * A JSON:API resource object (contract §2). Attribute names are snake_case. `relationships` is
+ * left out when the type has none; `links.self` is present on every type with a GET-by-id
+ * endpoint and absent on the others (contract §10).
+ */
+export interface ResourceObject {
+  readonly id: string;
+  readonly type: string;
+  readonly attributes: { readonly [name: string]: JsonValue };
+  readonly relationships?: { readonly [name: string]: Relationship };
+  readonly links?: { readonly self: string };
+}
+
+/** A single-resource top-level document: `{ data, included?, links: { self } }`. */
+export interface ResourceDocument {
+  readonly data: ResourceObject | null;
+  readonly included?: readonly ResourceObject[];
+  readonly links: { readonly self: string };
+}
+
+/** One entry of an error document (contract §7); `status` is the HTTP status as a string. */
+export interface ErrorObject {
+  readonly status: string;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly source?: { readonly pointer: string } | { readonly parameter: string };
+}
+
+/** An error top-level document: `{ errors: [...] }`, never with `data`. */
+export interface ErrorDocument {
+  readonly errors: readonly ErrorObject[];
+}
+
+/** Any top-level document the API sends. */
+export type JsonApiDocument = ResourceDocument | ErrorDocument;
+
+/**
+ * Builds a resource object. Passing no relationships (or an empty record) leaves the member
+ * out; `self` is the resource's own API URL, left out when undefined.
+ */
+export function resourceObject(
+  type: string,
+  id: string,
+  attributes: ResourceObject['attributes'],
+  options: { relationships?: ResourceObject['relationships']; self?: string } = {},
+): ResourceObject {
+  const relationships = options.relationships;
+  const hasRelationships = relationships !== undefined && Object.keys(relationships).length > 0;
+  return {
+    id,
+    type,
+    attributes,
+    ...(hasRelationships ? { relationships } : {}),
+    ...(options.self === undefined ? {} : { links: { self: options.self } }),
+  };
+}
+
+/**
+ * Builds the document of one resource. `self` is the URL that produced the document (the
+ * request URL, so `/users/me` stays `/users/me`), `included` is sent only when non-empty and
+ * holds each related resource once (deduplicated by type and id, first occurrence wins).
+ */
+export function resourceDocument(data: ResourceObject | null, self: string, included: readonly ResourceObject[] = []): ResourceDocument {
+  if (included.length === 0) return { data, links: { self } };
+  return { data, included: uniqueResources(included), links: { self } };
+}
+
+function uniqueResources(resources: readonly ResourceObject[]): ResourceObject[] {
+  const seen = new Set<string>();
+  const unique: ResourceObject[] = [];
+  for (const resource of resources) {
+    const key = `${resource.type}\u0000${resource.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(resource);
+  }
+  return unique;
+}
+
+/**
+ * Formats an instant as ISO 8601 in UTC with `Z` (contract §1): whole seconds print without a
+ * fraction (`2026-11-21T19:00:00Z`), other instants with milliseconds. Unset (`null`,
+ * `undefined`), invalid dates and the Unix epoch itself print as `null`: an unset date must
+ * never reach a client as 1970-01-01.
+ */
+export function apiDate(date: Date | null | undefined): string | null {
+  if (date === null || date === undefined) return null;
+  const time = date.getTime();
+  if (Number.isNaN(time) || time === 0) return null;
+  const iso = date.toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+}

@@ -1,0 +1,133 @@
+import { ErrorCode, isAppError, type AppError, type ErrorDetail } from '@inkwell/errors';
+import type { ErrorDocument, ErrorObject } from './document.builder.js';
+
+/** A public API error code with its HTTP status and the title sent with it (contract §10). */
+interface ApiErrorKind {
+  readonly status: number;
+  readonly title: string;
+}
+
+/**
+ * Every public API error code (contract §10) and its HTTP status. A `details[].reason` of an
+ * AppError that names one of these decides the status of that error entry.
+ */
+export const API_ERROR_CODES = {
+  invalid_token: { status: 401, title: 'Invalid or missing token' },
+  insufficient_scope: { status: 403, title: 'Insufficient scope' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  site_post_immutable: { status: 403, title: 'Site posts cannot be changed' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  invalid_parameter: { status: 400, title: 'Invalid parameter' },
+  too_many_sort_fields: { status: 400, title: 'Too many sort fields' },
+  invalid_sort: { status: 400, title: 'Invalid sort' },
+  invalid_include: { status: 400, title: 'Invalid include' },
+  invalid_fields: { status: 400, title: 'Invalid fields' },
+  invalid_cursor: { status: 400, title: 'Invalid cursor' },
+  invalid_filter_combination: { status: 400, title: 'Invalid filter combination' },
+  unread_requires_owned_bookshelf: { status: 400, title: 'filter[unread] needs an owned bookshelf' },
+  invalid_body: { status: 400, title: 'Invalid body' },
+  validation_failed: { status: 422, title: 'Validation failed' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal: { status: 500, title: 'Internal error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, ApiErrorKind>;
+
+/** A stable public error code (contract §10). */
+export type ApiErrorCode = keyof typeof API_ERROR_CODES;
+
+/**
+ * THE table from AppError codes (which mirror gRPC status codes) to the public error code used
+ * when no detail names a more precise one. The HTTP status follows from the public code.
+ * Beyond the obvious rows: ABORTED (a concurrent change) is a 409 and OUT_OF_RANGE a 400 as in
+ * google.rpc's HTTP mapping; CANCELLED, UNIMPLEMENTED and INTERNAL are our failures (500).
+ */
+export const ERROR_CODE_TABLE: { readonly [C in ErrorCode]: ApiErrorCode } = {
+  [ErrorCode.INVALID_ARGUMENT]: 'invalid_parameter',
+  [ErrorCode.NOT_FOUND]: 'not_found',
+  [ErrorCode.ALREADY_EXISTS]: 'conflict',
+  [ErrorCode.PERMISSION_DENIED]: 'forbidden',
+  [ErrorCode.UNAUTHENTICATED]: 'invalid_token',
+  [ErrorCode.FAILED_PRECONDITION]: 'validation_failed',
+  [ErrorCode.ABORTED]: 'conflict',
+  [ErrorCode.OUT_OF_RANGE]: 'invalid_parameter',
+  [ErrorCode.RESOURCE_EXHAUSTED]: 'rate_limited',
+  [ErrorCode.UNIMPLEMENTED]: 'internal',
+  [ErrorCode.UNAVAILABLE]: 'unavailable',
+  [ErrorCode.DEADLINE_EXCEEDED]: 'unavailable',
+  [ErrorCode.CANCELLED]: 'internal',
+  [ErrorCode.INTERNAL]: 'internal',
+};
+
+const SERVER_DETAIL: { readonly internal: string; readonly unavailable: string } = {
+  internal: 'An unexpected error occurred. It has been logged with the request id.',
+  unavailable: 'A backing service is unavailable. Please try again later.',
+};
+
+/** How an error is answered: the HTTP status, the document, and whether it must be logged. */
+export interface ErrorResponse {
+  readonly status: number;
+  readonly document: ErrorDocument;
+  /** `error`: a failure of ours (unknown error, INTERNAL, ...); `warn`: a backend was unavailable; undefined: a client error. */
+  readonly log: 'error' | 'warn' | undefined;
+}
+
+/**
+ * Maps any thrown value to the response the client gets (contract §7, §10).
+ * - An AppError of a client-error class (4xx) becomes one error entry per detail (or one from
+ *   its message when it has none). A detail's `reason` that is a public code overrides the code
+ *   and status of its entry; `pointer`/`parameter` become `source`. Its message is client-safe
+ *   by definition of AppError and becomes `detail` when the detail has none.
+ * - A 5xx class (UNAVAILABLE, DEADLINE_EXCEEDED → 503 `unavailable`; INTERNAL and the rest →
+ *   500 `internal`) and anything that is not an AppError gets a fixed text: neither messages
+ *   nor details of server failures are ever sent.
+ * The HTTP status is the entries' status when they agree, else 400 (JSON:API's rule for mixed
+ * client errors).
+ */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (!isAppError(error)) return serverError('internal');
+  const fallback = ERROR_CODE_TABLE[error.code] ?? 'internal';
+  const fallbackStatus = API_ERROR_CODES[fallback].status;
+  if (fallbackStatus >= 500) return serverError(fallback as 'internal' | 'unavailable');
+
+  const entries = error.details.length === 0 ? [entry(fallback, error.message, undefined)] : error.details.map((detail) => entryOf(detail, fallback, error));
+  return { status: overallStatus(entries), document: { errors: entries }, log: undefined };
+}
+
+/** A one-entry error document with a public code, e.g. for a 404 of the router itself. */
+export function errorDocument(code: ApiErrorCode, detail: string, source?: ErrorObject['source']): ErrorDocument {
+  return { errors: [entry(code, detail, source)] };
+}
+
+function serverError(code: 'internal' | 'unavailable'): ErrorResponse {
+  return {
+    status: API_ERROR_CODES[code].status,
+    document: errorDocument(code, SERVER_DETAIL[code]),
+    log: code === 'internal' ? 'error' : 'warn',
+  };
+}
+
+function entryOf(detail: ErrorDetail, fallback: ApiErrorCode, error: AppError): ErrorObject {
+  const reason = detail.reason;
+  const code = reason !== undefined && isClientErrorCode(reason) ? reason : fallback;
+  const source = detail.pointer !== undefined ? { pointer: detail.pointer } : detail.parameter !== undefined ? { parameter: detail.parameter } : undefined;
+  return entry(code, detail.detail ?? error.message, source);
+}
+
+function isClientErrorCode(reason: string): reason is ApiErrorCode {
+  return Object.hasOwn(API_ERROR_CODES, reason) && API_ERROR_CODES[reason as ApiErrorCode].status < 500;
+}
+
+function entry(code: ApiErrorCode, detail: string, source: ErrorObject['source']): ErrorObject {
+  const kind = API_ERROR_CODES[code];
+  const base = { status: String(kind.status), code, title: kind.title, detail };
+  return source === undefined ? base : { ...base, source };
+}
+
+function overallStatus(entries: readonly ErrorObject[]): number {
+  const first = entries[0]?.status ?? '500';
+  return entries.every((e) => e.status === first) ? Number(first) : 400;
+}

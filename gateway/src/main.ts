@@ -1,0 +1,94 @@
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '@inkwell/config';
+import { createLogger, type Logger } from '@inkwell/logging';
+import { pingRedis } from '@inkwell/redis';
+import { closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
+import { createGatewayRedis } from './backends/redis.backend.js';
+import { loadGatewayConfig, type GatewayConfig } from './config.js';
+import { startExpressGateway } from './eg/express-gateway.runtime.js';
+import { createInkwellPlugin } from './eg/inkwell.plugin.js';
+import { createHealthRoutes } from './health/health.routes.js';
+import { createReadinessCheck, type DependencyCheck } from './health/readiness.check.js';
+import { createHttpMetrics } from './http/http.metrics.js';
+import { MAX_BODY_BYTES } from './http/json-body.reader.js';
+import { createRequestContext } from './http/request-context.middleware.js';
+import { API_V1_PREFIX, createApiLinks } from './jsonapi/api-links.js';
+import { createApiDispatchPolicy } from './policies/api-dispatch.policy.js';
+import { createNotFoundPolicy } from './policies/not-found.policy.js';
+import { apiRoutes } from './routes/api.routes.js';
+import { RouteTable } from './routing/route-table.js';
+
+const CONFIG_DIR = fileURLToPath(new URL('../config', import.meta.url));
+const HEALTH_CHECK_DEADLINE_MS = 800;
+
+/** Composition root of the gateway: config → clients → route table → plugin → express-gateway. */
+async function main(config: GatewayConfig, logger: Logger): Promise<void> {
+  const metrics = createHttpMetrics();
+  const backends = createGrpcBackends(config);
+  const redis = createGatewayRedis(config.redisUrl, logger);
+  const links = createApiLinks(config.publicBaseUrl);
+  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, links }));
+
+  const checks: DependencyCheck[] = Object.entries(backends).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
+  checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });
+  const readiness = createReadinessCheck(checks, { cacheMs: 1_000, timeoutMs: 1_000 });
+  const health = createHealthRoutes({ readiness, registry: metrics.registry, logger });
+
+  const plugin = createInkwellPlugin({
+    policies: [createApiDispatchPolicy({ table, links, logger, maxBodyBytes: MAX_BODY_BYTES }), createNotFoundPolicy()],
+    gatewayRoutes: [
+      (app) => {
+        app.use(createRequestContext({ logger, metrics }));
+        app.get('/healthz', health.healthz);
+        app.get('/readyz', health.readyz);
+        app.get('/metrics', health.metrics);
+      },
+    ],
+  });
+
+  const { server, address } = await startExpressGateway({ configDir: CONFIG_DIR, host: config.host, port: config.port, plugin, logger });
+  logger.info({ address: address.address, port: address.port, publicBaseUrl: config.publicBaseUrl, backends: config.backends }, 'gateway listening');
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    readiness.drain();
+    const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+    server.close(() => {
+      clearTimeout(force);
+      closeGrpcBackends(backends);
+      redis
+        .quit()
+        .catch(() => redis.disconnect())
+        .finally(() => {
+          logger.info('stopped');
+          process.exit(0);
+        });
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+let config: GatewayConfig;
+try {
+  config = loadGatewayConfig();
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+const logger = createLogger('gateway', { level: config.logLevel });
+process.on('uncaughtException', (error) => {
+  logger.fatal({ err: error }, 'uncaught exception');
+  process.exit(1);
+});
+main(config, logger).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'gateway failed to start');
+  process.exit(1);
+});

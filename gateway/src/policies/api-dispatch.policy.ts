@@ -1,0 +1,96 @@
+import type { ServerResponse } from 'node:http';
+import { AppError, ErrorCode } from '@inkwell/errors';
+import type { CallerContext } from '@inkwell/grpc';
+import type { Logger } from '@inkwell/logging';
+import { sendApiError, sendJsonApi } from '../http/api-response.js';
+import { readJsonBody } from '../http/json-body.reader.js';
+import { requestState, type GatewayRequest } from '../http/request-state.js';
+import type { ApiLinks } from '../jsonapi/api-links.js';
+import { errorDocument } from '../jsonapi/error.mapping.js';
+import { isMe, type CompiledRoute, type RouteTable } from '../routing/route-table.js';
+import type { ApiRequest, HttpMethod, QueryParams } from '../routing/route.types.js';
+import type { EgPolicy } from '../eg/eg.types.js';
+
+/** Dependencies of the api-dispatch policy. */
+export interface ApiDispatchDeps {
+  readonly table: RouteTable;
+  readonly links: ApiLinks;
+  readonly logger: Logger;
+  /** Largest accepted request body in bytes. */
+  readonly maxBodyBytes: number;
+}
+
+const EMPTY_QUERY: QueryParams = new URLSearchParams();
+const NOT_FOUND_DETAIL = 'There is no such resource.';
+
+/**
+ * The last policy of the API pipeline: routes the request through the route table and answers
+ * it. Unknown path (or a parameter that does not fit, e.g. `/users/abc`): 404 `not_found`.
+ * Known path, other method: 405 `method_not_allowed` with `Allow`. Otherwise it resolves `me`
+ * (401 without a signed-in caller), reads the body of POST/PUT/PATCH/DELETE requests
+ * (415/413/400, see readJsonBody), calls the handler and sends its document; whatever the
+ * handler throws goes through the one error table. It never calls `next`.
+ */
+export function createApiDispatchPolicy(deps: ApiDispatchDeps): EgPolicy {
+  return {
+    name: 'api-dispatch',
+    schema: { $id: 'https://inkwell.dev/schemas/policies/api-dispatch.json', type: 'object', properties: {} },
+    policy: () => (req, res) => {
+      dispatch(req, res, deps).catch((error: unknown) => sendApiError(req, res, error, deps.logger));
+    },
+  };
+}
+
+async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispatchDeps): Promise<void> {
+  const state = requestState(req);
+  const url = req.originalUrl ?? req.url ?? '/';
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const method = req.method ?? 'GET';
+
+  const match = deps.table.match(method, path);
+  if (match.kind === 'not_found') {
+    sendJsonApi(res, 404, errorDocument('not_found', NOT_FOUND_DETAIL));
+    return;
+  }
+  if (match.kind === 'method_not_allowed') {
+    state.route = match.pattern;
+    sendJsonApi(res, 405, errorDocument('method_not_allowed', `${method} is not allowed here; use ${match.allow}.`), { Allow: match.allow });
+    return;
+  }
+
+  const route = match.route;
+  state.route = route.pattern;
+  const caller = state.caller;
+  const params = resolveParams(route, match.values, caller);
+  const body = method === 'GET' ? undefined : await readJsonBody(req, deps.maxBodyBytes);
+  const request: ApiRequest = {
+    method: method as HttpMethod,
+    params,
+    query: queryStart === -1 || queryStart === url.length - 1 ? EMPTY_QUERY : new URLSearchParams(url.slice(queryStart + 1)),
+    body,
+    caller,
+    selfLink: deps.links.request(url),
+  };
+  const response = await route.definition.handler(request);
+  sendJsonApi(res, response.status, response.document, response.headers);
+}
+
+function resolveParams(route: CompiledRoute, values: readonly string[], caller: CallerContext): Record<string, string> {
+  const params: Record<string, string> = {};
+  const names = route.paramNames;
+  for (let i = 0; i < names.length; i++) {
+    let value = values[i] as string;
+    if (route.paramKinds[i] === 'user' && isMe(value)) {
+      if (caller.userId === undefined) throw signedInUserRequired();
+      value = caller.userId;
+    }
+    params[names[i] as string] = value;
+  }
+  return params;
+}
+
+function signedInUserRequired(): AppError {
+  const message = '`me` stands for the signed-in user: this request needs a user access token.';
+  return new AppError(ErrorCode.UNAUTHENTICATED, message, { details: [{ reason: 'invalid_token', detail: message }] });
+}

@@ -1,0 +1,69 @@
+import type { CallerContext } from '@inkwell/grpc';
+import type { JsonApiDocument } from '../jsonapi/document.builder.js';
+
+/** HTTP methods a route may declare. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * What a path parameter accepts; anything else makes the path unknown (404, contract §1).
+ * - `id`: a numeric storage id (a positive int64 without leading zeros).
+ * - `user`: an `id`, or `me`, which the dispatcher replaces with the caller's user id before the
+ *   handler runs (401 when the caller has no user).
+ */
+export type ParamKind = 'id' | 'user';
+
+/** The parameter names of a path template: `'/users/:id/following/:following_id'` → `'id' | 'following_id'`. */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** Read-only view of the query string; keys are kept raw (`filter[num_words]`). */
+export type QueryParams = Pick<URLSearchParams, 'get' | 'getAll' | 'has' | 'keys' | 'entries' | 'forEach'> & { readonly size: number };
+
+/** What a handler gets: one API request, already routed, authenticated and body-parsed. */
+export interface ApiRequest<P extends string = string> {
+  readonly method: HttpMethod;
+  /** Path parameters by name, validated by their kind; `me` is already resolved to a user id. */
+  readonly params: Readonly<Record<P, string>>;
+  readonly query: QueryParams;
+  /** The parsed JSON body; undefined when the request has none. */
+  readonly body: unknown;
+  /** Who is calling; pass it to every gRPC call as `{ caller }`. */
+  readonly caller: CallerContext;
+  /** The absolute URL of this request (PUBLIC_BASE_URL + path + query): the document's `links.self`. */
+  readonly selfLink: string;
+}
+
+/** What a handler returns: a status and a document (none for 204), plus extra headers. */
+export interface ApiResponse {
+  readonly status: number;
+  readonly document?: JsonApiDocument;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * One endpoint: method, path relative to `/api/v1` with `:name` parameters, the kind of each
+ * parameter (default `id`), and the handler. Handlers throw AppError for expected failures; the
+ * dispatcher maps them with the one error table.
+ */
+export interface RouteDefinition<P extends string = string> {
+  readonly method: HttpMethod;
+  readonly path: P;
+  readonly params?: { readonly [K in PathParams<P>]?: ParamKind };
+  handler(request: ApiRequest<PathParams<P>>): Promise<ApiResponse>;
+}
+
+/**
+ * Declares a route with its parameter names inferred from the path, so that `params.id` is
+ * checked by tsc and a `params` kind for a name the path lacks is rejected.
+ */
+export function defineRoute<const P extends string>(route: RouteDefinition<P>): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}
+
+/** A 200 (or `status`) response with a document. */
+export function ok(document: JsonApiDocument, status = 200): ApiResponse {
+  return { status, document };
+}
