@@ -1,0 +1,34 @@
+import { ConfigError } from '@inkwell/config';
+import { describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from './config.js';
+
+describe('loadGatewayConfig', () => {
+  it('has local defaults, with links on the bind address', () => {
+    expect(loadGatewayConfig({})).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      backends: { users: '127.0.0.1:50051' },
+      redisUrl: 'redis://127.0.0.1:6379',
+      logLevel: 'info',
+      grpcDeadlineMs: 5000,
+      shutdownGraceMs: 10000,
+    });
+  });
+
+  it('takes the environment and strips a trailing slash from PUBLIC_BASE_URL', () => {
+    const config = loadGatewayConfig({ GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '9000', PUBLIC_BASE_URL: 'https://api.inkwell.example/', USERS_SERVICE_ADDR: 'users:50051' });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, publicBaseUrl: 'https://api.inkwell.example', backends: { users: 'users:50051' } });
+  });
+
+  it('reports every bad variable at once', () => {
+    try {
+      loadGatewayConfig({ GATEWAY_PORT: '70000', PUBLIC_BASE_URL: 'ftp://x', USERS_SERVICE_ADDR: 'no-port', LOG_LEVEL: 'loud' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const names = (error as ConfigError).problems.map((problem) => problem.split(':')[0]);
+      expect(names).toEqual(expect.arrayContaining(['GATEWAY_PORT', 'PUBLIC_BASE_URL', 'USERS_SERVICE_ADDR', 'LOG_LEVEL']));
+    }
+  });
+});
