@@ -1,0 +1,69 @@
+import type { Logger } from '@inkwell/logging';
+import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+
+/** Options of `createKafka`. */
+export interface KafkaOptions {
+  /** `host:port` list, or the comma-separated KAFKA_BROKERS value. */
+  brokers: string | readonly string[];
+  /** Names this process in the broker's logs and quotas, e.g. the service name. */
+  clientId: string;
+  logger: Logger;
+}
+
+/**
+ * kafkajs warns about this on every idempotent producer whose retries are bounded. The outbox
+ * bounds them on purpose (a send must fail eventually so the transaction holding the rows ends);
+ * delivery stays at-least-once because unmarked rows are sent again.
+ */
+const EXPECTED_WARNINGS = ['Limiting retries for the idempotent producer'];
+
+/**
+ * Creates the kafkajs client of a process. Its log lines go to our pino logger with the kafkajs
+ * namespace attached, and only warnings and errors are kept: group joins and connection chatter
+ * stay out of the logs.
+ */
+export function createKafka(options: KafkaOptions): Kafka {
+  const brokers = typeof options.brokers === 'string' ? options.brokers.split(',') : [...options.brokers];
+  const logger = options.logger.child({ component: 'kafkajs' });
+  return new Kafka({
+    clientId: options.clientId,
+    brokers: brokers.map((broker) => broker.trim()).filter(Boolean),
+    logLevel: logLevel.WARN,
+    logCreator: () => (entry: LogEntry) => {
+      const { message, timestamp: _timestamp, logger: _name, ...extra } = entry.log;
+      const fields = { namespace: entry.namespace, ...extra };
+      if (entry.level === logLevel.ERROR) logger.error(fields, message);
+      else if (entry.level === logLevel.WARN && !EXPECTED_WARNINGS.some((text) => message.startsWith(text))) logger.warn(fields, message);
+      else logger.debug(fields, message);
+    },
+  });
+}
+
+/** A topic to create with `ensureTopics`, when the defaults do not fit. */
+export interface TopicSpec {
+  topic: string;
+  numPartitions?: number;
+}
+
+/**
+ * Creates the topics that do not exist yet (3 partitions unless given, the broker's replication
+ * factor) and waits until they have leaders, so a producer or consumer can use them at once.
+ * Existing topics are left as they are. Returns the names it created.
+ */
+export async function ensureTopics(kafka: Kafka, topics: ReadonlyArray<string | TopicSpec>): Promise<string[]> {
+  const specs = topics.map((topic) => (typeof topic === 'string' ? { topic } : topic));
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((spec) => !existing.has(spec.topic));
+    if (missing.length === 0) return [];
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((spec) => ({ topic: spec.topic, numPartitions: spec.numPartitions ?? 3 })),
+    });
+    return missing.map((spec) => spec.topic);
+  } finally {
+    await admin.disconnect();
+  }
+}
