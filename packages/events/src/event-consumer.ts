@@ -80,12 +80,20 @@ export class EventConsumer {
   /**
    * Subscribes and starts consuming; resolves once the consumer has joined its group (or after
    * 30 s, with a warning, if the group is slow to form), so callers know records flow from then on.
+   * Rejects when Kafka cannot be reached at all (kafkajs has retried by then); once running,
+   * broker outages are ridden out by kafkajs's own reconnects.
    */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: this.options.fromBeginning ?? true });
+    try {
+      await this.consumer.connect();
+      await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: this.options.fromBeginning ?? true });
+    } catch (error) {
+      this.running = false;
+      await this.consumer.disconnect().catch(() => {});
+      throw error;
+    }
     let removeListener: (() => void) | undefined;
     const joined = new Promise<boolean>((resolve) => {
       removeListener = this.consumer.on(this.consumer.events.GROUP_JOIN, () => resolve(true));
