@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent, createConsumer, OutboxRelay, type EventHandler } from '../src/index.js';
-import { logger, newSchema, newTopic, testKafka, unique, waitFor } from './support.js';
+import { deleteTestTopics, logger, newSchema, newTopic, testKafka, unique, waitFor } from './support.js';
 
 let kafka: Kafka;
 let producer: Producer;
@@ -37,6 +37,7 @@ afterEach(async () => {
 afterAll(async () => {
   await producer.disconnect();
   await drop();
+  await deleteTestTopics(kafka);
 });
 
 /** The effect under test: one more view for the story, written in the consumer's transaction. */

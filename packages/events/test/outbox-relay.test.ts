@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent, OutboxRelay } from '../src/index.js';
-import { logger, newSchema, newTopic, recordTopic, sleep, testKafka, waitFor } from './support.js';
+import { deleteTestTopics, logger, newSchema, newTopic, recordTopic, sleep, testKafka, waitFor } from './support.js';
 
 let kafka: Kafka;
 let pool: pg.Pool;
@@ -23,6 +23,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await drop();
+  await deleteTestTopics(kafka);
 });
 
 async function startRelay(options: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}): Promise<OutboxRelay> {

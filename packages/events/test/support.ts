@@ -20,11 +20,27 @@ export function testKafka(): Kafka {
   return createKafka({ brokers, clientId: unique('events-test', '-'), logger });
 }
 
+const createdTopics: string[] = [];
+
 /** A throwaway topic with one partition, so records keep their order in tests. */
 export async function newTopic(kafka: Kafka): Promise<string> {
   const topic = unique('test.events', '.');
   await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
+  createdTopics.push(topic);
   return topic;
+}
+
+/** Deletes the topics this test file created, so the local broker does not fill up. */
+export async function deleteTestTopics(kafka: Kafka): Promise<void> {
+  const topics = createdTopics.splice(0);
+  if (topics.length === 0) return;
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.deleteTopics({ topics });
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 /** A fresh schema with the outbox tables and whatever test tables `extra` adds. */
