@@ -6,6 +6,7 @@ import { closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.
 import { createGatewayRedis } from './backends/redis.backend.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { startExpressGateway } from './eg/express-gateway.runtime.js';
+import { createFinalHandler, installFinalHandler } from './eg/final-handler.js';
 import { createInkwellPlugin } from './eg/inkwell.plugin.js';
 import { createHealthRoutes } from './health/health.routes.js';
 import { createReadinessCheck, type DependencyCheck } from './health/readiness.check.js';
@@ -14,7 +15,6 @@ import { MAX_BODY_BYTES } from './http/json-body.reader.js';
 import { createRequestContext } from './http/request-context.middleware.js';
 import { API_V1_PREFIX, createApiLinks } from './jsonapi/api-links.js';
 import { createApiDispatchPolicy } from './policies/api-dispatch.policy.js';
-import { createNotFoundPolicy } from './policies/not-found.policy.js';
 import { apiRoutes } from './routes/api.routes.js';
 import { RouteTable } from './routing/route-table.js';
 
@@ -35,9 +35,10 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const health = createHealthRoutes({ readiness, registry: metrics.registry, logger });
 
   const plugin = createInkwellPlugin({
-    policies: [createApiDispatchPolicy({ table, links, logger, maxBodyBytes: MAX_BODY_BYTES }), createNotFoundPolicy()],
+    policies: [createApiDispatchPolicy({ table, links, logger, maxBodyBytes: MAX_BODY_BYTES })],
     gatewayRoutes: [
       (app) => {
+        installFinalHandler(app, createFinalHandler(logger));
         app.use(createRequestContext({ logger, metrics }));
         app.get('/healthz', health.healthz);
         app.get('/readyz', health.readyz);

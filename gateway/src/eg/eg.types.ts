@@ -25,10 +25,12 @@ export interface EgPolicy {
   readonly policy: (actionParams: Readonly<Record<string, unknown>>) => Middleware;
 }
 
-/** The part of express-gateway's express app that gateway routes use. */
+/** The part of express-gateway's express app (express 4) that gateway routes use. */
 export interface EgApp {
   use(handler: Middleware): unknown;
   get(path: string, handler: (req: GatewayRequest, res: ServerResponse) => void): unknown;
+  /** express's entry for every request; `callback` replaces its finalhandler when given. */
+  handle(req: GatewayRequest, res: ServerResponse, callback?: (error?: unknown) => void): void;
 }
 
 /** A gateway route: called once with the app, before the pipelines are mounted. */

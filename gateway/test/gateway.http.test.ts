@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+interface JsonApiBody {
+  data?: { id: string; type: string; attributes: Record<string, unknown>; links: { self: string } };
+  links?: { self: string };
+  errors?: { status: string; code: string; title: string; detail: string }[];
+}
+
+let stack: GatewayStack;
+
+beforeAll(async () => {
+  stack = await startGatewayStack('inkwell_gateway_test');
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+async function get(path: string, init: RequestInit = {}): Promise<{ response: Response; body: JsonApiBody }> {
+  const response = await fetch(`${stack.origin}${path}`, init);
+  const text = await response.text();
+  return { response, body: text === '' ? {} : (JSON.parse(text) as JsonApiBody) };
+}
+
+describe('gateway over HTTP with the real users service', () => {
+  it('GET /api/v1/users/1 answers the seeded user as a JSON:API document', async () => {
+    const { response, body } = await get('/api/v1/users/1');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
+    expect(body.links?.self).toBe(`${stack.origin}/api/v1/users/1`);
+    expect(body.data).toMatchObject({ id: '1', type: 'user', links: { self: `${stack.origin}/api/v1/users/1` } });
+    const attributes = body.data?.attributes ?? {};
+    expect(attributes).toMatchObject({ name: 'ada', bio: 'Writes **long** space operas, one chapter a week.', num_followers: expect.any(Number), num_following: expect.any(Number), num_stories: expect.any(Number), num_blog_posts: expect.any(Number) });
+    expect(attributes.bio_html).toContain('<strong>long</strong>');
+    expect(attributes.date_joined).toMatch(ISO_UTC);
+    expect(attributes).not.toHaveProperty('email');
+    expect(attributes).not.toHaveProperty('password');
+  });
+
+  it('answers an unknown user with a JSON:API 404 not_found', async () => {
+    const { response, body } = await get('/api/v1/users/999999');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
+    expect(body.errors?.[0]).toMatchObject({ status: '404', code: 'not_found' });
+  });
+
+  it('answers a non-numeric id with 404 without asking the users service', async () => {
+    const { response, body } = await get('/api/v1/users/abc');
+    expect(response.status).toBe(404);
+    expect(body.errors?.[0]?.code).toBe('not_found');
+  });
+
+  it('answers `me` without credentials with 401 and a Bearer challenge', async () => {
+    const { response, body } = await get('/api/v1/users/me');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="inkwell"');
+    expect(body.errors?.[0]?.code).toBe('invalid_token');
+  });
+
+  it('answers POST on a GET-only path with 405 and Allow: GET', async () => {
+    const { response, body } = await get('/api/v1/users/1', { method: 'POST', headers: { 'Content-Type': 'application/vnd.api+json' }, body: '{}' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
+    expect(body.errors?.[0]?.code).toBe('method_not_allowed');
+  });
+
+  it('answers unknown paths, inside and outside the API, with a JSON:API 404', async () => {
+    for (const path of ['/api/v1/nothing-here', '/api/v1', '/nothing-here', '/api/v1/users/%E0%A4%A', '/elsewhere/%E0%A4%A', '/API/v1/users/1']) {
+      const { response, body } = await get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type'), path).toBe('application/vnd.api+json');
+      expect(body.errors?.[0]?.code, path).toBe('not_found');
+    }
+  });
+
+  it('echoes a sane X-Request-Id and generates one otherwise, on every kind of response', async () => {
+    const echoed = await fetch(`${stack.origin}/api/v1/users/1`, { headers: { 'X-Request-Id': 'e2e-request-42' } });
+    expect(echoed.headers.get('x-request-id')).toBe('e2e-request-42');
+    const replaced = await fetch(`${stack.origin}/api/v1/users/abc`, { headers: { 'X-Request-Id': 'x'.repeat(200) } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const health = await fetch(`${stack.origin}/healthz`);
+    expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves /healthz', async () => {
+    const response = await fetch(`${stack.origin}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('exposes request metrics by route pattern, never by raw path', async () => {
+    await fetch(`${stack.origin}/api/v1/users/1`);
+    const text = await (await fetch(`${stack.origin}/metrics`)).text();
+    expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/users\/:id",status="200"\} \d+$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_bucket\{.*route="\/api\/v1\/users\/:id".*\} \d+$/m);
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect(text).not.toContain('route="/api/v1/users/1"');
+    expect(text).not.toContain('route="/api/v1/users/abc"');
+  });
+
+  it('is ready while its backends are, and answers 503 naming the users service once it is gone', async () => {
+    const ready = await fetch(`${stack.origin}/readyz`);
+    expect(ready.status).toBe(200);
+
+    await stack.process('users').stop();
+
+    let last: Response | undefined;
+    for (let attempt = 0; attempt < 40; attempt++) {
+      last = await fetch(`${stack.origin}/readyz`);
+      if (last.status === 503) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(last?.status).toBe(503);
+    expect(await last?.json()).toEqual({ status: 'unavailable', down: ['users'] });
+
+    const { response, body } = await get('/api/v1/users/1');
+    expect(response.status).toBe(503);
+    expect(body.errors?.[0]).toMatchObject({ status: '503', code: 'unavailable' });
+    expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const gateway = stack.process('gateway');
+    await gateway.stop(5_000);
+    expect(gateway.child.exitCode).toBe(0);
+  });
+});
