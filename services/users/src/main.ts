@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createKafka, OutboxRelay } from '@inkwell/events';
+import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { loadUsersConfig } from './config.js';
@@ -9,13 +9,14 @@ import { createUsersServer } from './server.js';
 import { UserService } from './services/user.service.js';
 
 const SCHEMA = 'users';
+const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
 
 /** Composition root of the users service: config → pool → repositories → services → server. */
 async function main(): Promise<void> {
   const logger = createLogger('users');
   const config = loadUsersConfig();
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-users', logger });
-  await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), logger });
+  await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
 
   const users = new UserService(new UserRepository(pool));
   if (config.SEED_DEMO_DATA) await seedDemoUsers(users, logger);

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { ErrorCode } from '@inkwell/errors';
 import { createGrpcClient, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
+import { eventsMigrations } from '@inkwell/events';
 import { createPool, migrate } from '@inkwell/pg';
 import { UsersService } from '@inkwell/proto/users';
 import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
@@ -24,7 +25,7 @@ describe('UsersService over gRPC', () => {
     const url = await ensureDatabase(stackEnv().databaseUrl, 'inkwell_test_users_grpc');
     await dropSchemas(url, [SCHEMA]);
     pool = createPool({ connectionString: url, schema: SCHEMA });
-    await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), logger });
+    await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
     users = new UserService(new UserRepository(pool));
     server = createUsersServer({ logger, users });
     const port = await server.listen('127.0.0.1:0');
