@@ -36,6 +36,8 @@ export interface ErrorDetail {
   parameter?: string;
   /** Human-readable explanation of this one problem. */
   detail?: string;
+  /** With reason `insufficient_scope`: the OAuth scope the request needs (WWW-Authenticate `scope`). */
+  scope?: string;
 }
 
 /** Options of an AppError: the underlying cause (logged, never sent) and client-safe details. */
@@ -64,6 +66,26 @@ export class AppError extends Error {
     return new AppError(ErrorCode.NOT_FOUND, `The ${resource} does not exist.`, {
       details: [{ reason: 'not_found' }],
     });
+  }
+
+  /**
+   * The token lacks `scope` (contract.md §5): 403 `insufficient_scope` with
+   * `WWW-Authenticate: Bearer …, error="insufficient_scope", scope="<scope>"`.
+   */
+  static insufficientScope(scope: string): AppError {
+    return new AppError(ErrorCode.PERMISSION_DENIED, `This request needs the ${scope} scope.`, {
+      details: [{ reason: 'insufficient_scope', scope }],
+    });
+  }
+
+  /** Not the author/owner/caller of something the caller can see: 403 `forbidden`. */
+  static forbidden(message: string): AppError {
+    return new AppError(ErrorCode.PERMISSION_DENIED, message, { details: [{ reason: 'forbidden' }] });
+  }
+
+  /** A malformed query parameter: 400 with `source.parameter` and the given API code. */
+  static badParameter(parameter: string, detail: string, reason = 'invalid_parameter'): AppError {
+    return new AppError(ErrorCode.INVALID_ARGUMENT, detail, { details: [{ reason, parameter, detail }] });
   }
 
   /** A validation error for one attribute of the request body. */

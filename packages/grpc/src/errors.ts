@@ -107,7 +107,7 @@ export function grpcErrorToAppError(error: ServiceError): AppError {
 
 /**
  * JSON with every non-ASCII character escaped: metadata values must be printable ASCII. Only
- * the four known string fields are sent; details are dropped from the end if they would not fit.
+ * the known string fields of ErrorDetail are sent; details are dropped from the end if they would not fit.
  */
 export function encodeDetails(details: readonly ErrorDetail[]): string {
   const clean = details.map(pickDetail).filter((detail): detail is ErrorDetail => detail !== undefined);
@@ -131,7 +131,7 @@ export function decodeDetails(raw: string): ErrorDetail[] {
   return parsed.map(pickDetail).filter((detail): detail is ErrorDetail => detail !== undefined);
 }
 
-const DETAIL_FIELDS = ['reason', 'pointer', 'parameter', 'detail'] as const;
+const DETAIL_FIELDS = ['reason', 'pointer', 'parameter', 'detail', 'scope'] as const;
 
 function pickDetail(value: unknown): ErrorDetail | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
