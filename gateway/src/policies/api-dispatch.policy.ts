@@ -62,6 +62,7 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
   const route = match.route;
   state.route = route.pattern;
   const caller = state.caller;
+  authorize(route, caller);
   const params = resolveParams(route, match.values, caller);
   const body = method === 'GET' ? undefined : await readJsonBody(req, deps.maxBodyBytes);
   const request: ApiRequest = {
@@ -88,6 +89,16 @@ function resolveParams(route: CompiledRoute, values: readonly string[], caller: 
     params[names[i] as string] = value;
   }
   return params;
+}
+
+/** The static part of contract.md §5: a user behind the token, and the route's scope. */
+function authorize(route: CompiledRoute, caller: CallerContext): void {
+  const { scope, requiresUser } = route.definition;
+  if (requiresUser && caller.userId === undefined) {
+    if (caller.appId === undefined) throw signedInUserRequired();
+    throw AppError.forbidden('This request acts as a user; an app-only token cannot make it.');
+  }
+  if (scope !== undefined && !caller.scopes.includes(scope)) throw AppError.insufficientScope(scope);
 }
 
 function signedInUserRequired(): AppError {

@@ -1,6 +1,20 @@
 import type { CallerContext } from '@inkwell/grpc';
 import type { JsonApiDocument } from '../jsonapi/document.builder.js';
 
+/** The OAuth scopes of contract.md §5 (the nine of story-api.md plus comments and ratings). */
+export type Scope =
+  | 'read_stories'
+  | 'write_stories'
+  | 'read_bookshelves'
+  | 'write_bookshelves'
+  | 'write_blog_posts'
+  | 'read_user'
+  | 'write_user'
+  | 'read_pms'
+  | 'write_pms'
+  | 'write_comments'
+  | 'write_ratings';
+
 /** HTTP methods a route may declare. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -52,6 +66,17 @@ export interface RouteDefinition<P extends string = string> {
   readonly method: HttpMethod;
   readonly path: P;
   readonly params?: { readonly [K in PathParams<P>]?: ParamKind };
+  /**
+   * The scope the token must hold, checked before the handler runs (403 `insufficient_scope`).
+   * Scopes that depend on the data (your own drafts need read_stories) are the service's call:
+   * it throws `AppError.insufficientScope(scope)`.
+   */
+  readonly scope?: Scope;
+  /**
+   * The request acts as a user (writes, mailboxes, `me`): an app-only token gets 403 `forbidden`,
+   * no user at all 401.
+   */
+  readonly requiresUser?: boolean;
   handler(request: ApiRequest<PathParams<P>>): Promise<ApiResponse>;
 }
 
