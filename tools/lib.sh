@@ -14,16 +14,44 @@ ensure_dependencies() {
   fi
 }
 
+docker_answers() {
+  command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1
+}
+
+# With a Docker engine: Postgres, Redis and Kafka from testcontainers, kept alive by a background
+# process that lives as long as this shell (and is stopped with it).
+start_testcontainers() {
+  rm -f .stack/env
+  node --import tsx tools/stack/src/testcontainers.ts &
+  local pid=$!
+  trap 'kill "$pid" 2>/dev/null || true' EXIT
+  for _ in $(seq 1 300); do
+    [ -f .stack/env ] && return 0
+    kill -0 "$pid" 2>/dev/null || { echo "testcontainers stack failed to start" >&2; return 1; }
+    sleep 1
+  done
+  echo "testcontainers stack not ready after 300 s" >&2
+  return 1
+}
+
 # Makes Postgres, Redis and Kafka available and exports DATABASE_URL, REDIS_URL, KAFKA_BROKERS.
+# Given variables win; else a Docker engine means testcontainers; else tools/stack/up.sh
+# reuses or starts this machine's servers (Kafka from Maven Central).
 ensure_stack() {
-  step "Bringing up the local stack (Postgres, Redis, Kafka)"
-  bash tools/stack/up.sh >/dev/null
+  if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}" ] && docker_answers; then
+    step "Bringing up the stack from testcontainers (a Docker engine answers)"
+    start_testcontainers
+  else
+    step "Bringing up the local stack (Postgres, Redis, Kafka)"
+    bash tools/stack/up.sh >/dev/null
+  fi
   if [ -f .stack/env ]; then
     set -a
     # shellcheck disable=SC1091
     . .stack/env
     set +a
   fi
+  step "Stack path: ${STACK_PATH:-env} (DATABASE_URL=${DATABASE_URL:-?} REDIS_URL=${REDIS_URL:-?} KAFKA_BROKERS=${KAFKA_BROKERS:-?})"
 }
 
 # Generates the TypeScript of the protobuf contracts.

@@ -31,7 +31,8 @@ log() { printf '[stack] %s\n' "$*" >&2; }
 die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # With a Docker engine the Node test setup starts testcontainers itself.
-if command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1; then
+# Given variables always win, so the Docker check only applies when none is set.
+if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}" ] && command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1; then
   log "Docker engine answers: the testcontainers path is used; nothing to start here."
   exit 0
 fi
