@@ -6,11 +6,14 @@ cd "$REPO_ROOT"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
-# Installs dependencies exactly as locked when node_modules is missing or older than the lock file.
+# Installs the locked dependency versions when node_modules is missing or older than the lock
+# file. `npm install` rather than `npm ci`: npm 11 writes lock files without the optional
+# platform packages of other systems (turbo's darwin/windows binaries) and `npm ci` then refuses
+# them as out of sync; `npm install` still installs exactly the locked versions.
 ensure_dependencies() {
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    step "Installing dependencies (npm ci)"
-    npm ci --no-audit --no-fund
+    step "Installing dependencies (npm install, as locked)"
+    npm install --no-audit --no-fund
   fi
 }
 
