@@ -8,7 +8,8 @@ set -euo pipefail
 ensure_dependencies
 ensure_stack
 generate_code
-step "Type checks, lint and contract checks"
+step "Type checks, lint (ESLint, buf lint) and contract checks (buf breaking against main)"
 npx turbo run typecheck lint --output-logs=errors-only
+npm run breaking --silent -w @inkwell/proto
 step "Tests (vitest, against the real stack)"
 npx vitest run "$@"

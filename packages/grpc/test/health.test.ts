@@ -1,19 +1,19 @@
 import { Client, credentials, Metadata, type ClientReadableStream, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import { ErrorCode, isAppError } from '@inkwell/errors';
 import { Health, HealthCheckResponse_ServingStatus as ServingStatus, type HealthCheckResponse } from '@inkwell/proto/health';
-import { UsersService } from '@inkwell/proto/users';
+import { ProbeService } from '@inkwell/proto/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, createMethodDefinition, status, type GrpcClient } from '../src/index.js';
 import { deferred, startTestServer, type TestServer } from './test-server.js';
 
 let testServer: TestServer;
 let health: GrpcClient<typeof Health>;
-let users: GrpcClient<typeof UsersService>;
+let users: GrpcClient<typeof ProbeService>;
 
 beforeAll(async () => {
   testServer = await startTestServer();
   health = createGrpcClient(Health, testServer.address);
-  users = createGrpcClient(UsersService, testServer.address);
+  users = createGrpcClient(ProbeService, testServer.address);
 });
 
 afterAll(async () => {
@@ -61,20 +61,20 @@ function watch(address: string, service: string) {
 describe('grpc.health.v1.Health', () => {
   it('reports the server and every added service SERVING', async () => {
     expect(await users.checkHealth()).toBe(true);
-    expect(await users.checkHealth('inkwell.users.v1.UsersService')).toBe(true);
+    expect(await users.checkHealth('inkwell.testing.v1.ProbeService')).toBe(true);
     expect((await health.check({ service: '' })).status).toBe(ServingStatus.SERVING);
   });
 
   it('reports NOT_SERVING after setServing(false) and SERVING again after setServing(true)', async () => {
-    testServer.server.health.setServing(UsersService.typeName, false);
+    testServer.server.health.setServing(ProbeService.typeName, false);
     try {
-      expect((await health.check({ service: UsersService.typeName })).status).toBe(ServingStatus.NOT_SERVING);
-      expect(await users.checkHealth(UsersService.typeName)).toBe(false);
+      expect((await health.check({ service: ProbeService.typeName })).status).toBe(ServingStatus.NOT_SERVING);
+      expect(await users.checkHealth(ProbeService.typeName)).toBe(false);
       expect(await users.checkHealth()).toBe(true);
     } finally {
-      testServer.server.health.setServing(UsersService.typeName, true);
+      testServer.server.health.setServing(ProbeService.typeName, true);
     }
-    expect(await users.checkHealth(UsersService.typeName)).toBe(true);
+    expect(await users.checkHealth(ProbeService.typeName)).toBe(true);
   });
 
   it('answers NOT_FOUND for a service it does not know', async () => {
@@ -86,19 +86,19 @@ describe('grpc.health.v1.Health', () => {
   });
 
   it('streams the current status on Watch and then every change', async () => {
-    const watcher = watch(testServer.address, UsersService.typeName);
+    const watcher = watch(testServer.address, ProbeService.typeName);
     try {
       await watcher.received(1);
-      testServer.server.health.setServing(UsersService.typeName, false);
+      testServer.server.health.setServing(ProbeService.typeName, false);
       await watcher.received(2);
-      testServer.server.health.setServing(UsersService.typeName, false);
-      testServer.server.health.setServing(UsersService.typeName, true);
+      testServer.server.health.setServing(ProbeService.typeName, false);
+      testServer.server.health.setServing(ProbeService.typeName, true);
       await watcher.received(3);
 
       expect(watcher.statuses).toEqual([ServingStatus.SERVING, ServingStatus.NOT_SERVING, ServingStatus.SERVING]);
     } finally {
       watcher.close();
-      testServer.server.health.setServing(UsersService.typeName, true);
+      testServer.server.health.setServing(ProbeService.typeName, true);
     }
     expect((await watcher.ended).code).toBe(status.CANCELLED);
   });

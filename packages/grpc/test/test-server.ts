@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { createLogger, type Logger } from '@inkwell/logging';
-import { UsersService } from '@inkwell/proto/users';
+import { ProbeService } from '@inkwell/proto/testing';
 import { createGrpcServer, type GrpcServer, type ServiceImpl } from '../src/index.js';
 
 /** One log call as the server made it: level name, the logger's bindings, the object and message. */
@@ -27,9 +27,9 @@ export function recordingLogger(): { logger: Logger; lines: LogLine[] } {
   return { logger, lines };
 }
 
-type GetUser = ServiceImpl<typeof UsersService>['getUser'];
+type GetUser = ServiceImpl<typeof ProbeService>['getUser'];
 
-/** A UsersService server on a free loopback port whose getUser does whatever `handler` is set to. */
+/** A ProbeService server on a free loopback port whose getUser does whatever `handler` is set to. */
 export interface TestServer {
   server: GrpcServer;
   address: string;
@@ -37,13 +37,13 @@ export interface TestServer {
   setGetUser(handler: GetUser): void;
 }
 
-/** Starts a real server on 127.0.0.1:0 serving UsersService (plus the built-in health service). */
+/** Starts a real server on 127.0.0.1:0 serving ProbeService (plus the built-in health service). */
 export async function startTestServer(): Promise<TestServer> {
   const { logger, lines } = recordingLogger();
   let getUser: GetUser = async () => {
     throw new Error('no handler set');
   };
-  const server = createGrpcServer({ logger }).add(UsersService, {
+  const server = createGrpcServer({ logger }).add(ProbeService, {
     getUser: (request, ctx) => getUser(request, ctx),
   });
   const port = await server.listen('127.0.0.1:0');

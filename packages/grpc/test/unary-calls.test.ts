@@ -2,17 +2,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { ServiceError } from '@grpc/grpc-js';
 import { AppError, ErrorCode, isAppError, type ErrorDetail } from '@inkwell/errors';
-import { UsersService } from '@inkwell/proto/users';
+import { ProbeService } from '@inkwell/proto/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, Metadata, status, type CallerContext, type GrpcClient, type HandlerContext, type ServiceImpl } from '../src/index.js';
 import { closedPort, deferred, startTestServer, type TestServer } from './test-server.js';
 
 let testServer: TestServer;
-let users: GrpcClient<typeof UsersService>;
+let users: GrpcClient<typeof ProbeService>;
 
 beforeAll(async () => {
   testServer = await startTestServer();
-  users = createGrpcClient(UsersService, testServer.address);
+  users = createGrpcClient(ProbeService, testServer.address);
 });
 
 afterAll(async () => {
@@ -88,7 +88,7 @@ describe('unary calls', () => {
     const callLines = testServer.lines.filter((line) => line.msg === 'grpc call');
     expect(callLines).toHaveLength(1);
     expect(callLines[0]?.level).toBe('debug');
-    expect(callLines[0]?.fields).toMatchObject({ method: '/inkwell.users.v1.UsersService/GetUser', code: 'OK', requestId });
+    expect(callLines[0]?.fields).toMatchObject({ method: '/inkwell.testing.v1.ProbeService/GetUser', code: 'OK', requestId });
     expect(callLines[0]?.fields.durationMs).toEqual(expect.any(Number));
   });
 
@@ -208,7 +208,7 @@ describe('deadlines and cancellation', () => {
 describe('unreachable servers', () => {
   it('rejects with UNAVAILABLE when nothing listens on the port', async () => {
     const port = await closedPort();
-    const client = createGrpcClient(UsersService, `127.0.0.1:${port}`);
+    const client = createGrpcClient(ProbeService, `127.0.0.1:${port}`);
     try {
       const error = await rejection(client.getUser({ id: '1' }));
 
@@ -223,7 +223,7 @@ describe('unreachable servers', () => {
 });
 
 /** Compile-time checks (tsc runs over test/): wrong field names and types are rejected. */
-export function typeChecks(client: GrpcClient<typeof UsersService>): ServiceImpl<typeof UsersService> {
+export function typeChecks(client: GrpcClient<typeof ProbeService>): ServiceImpl<typeof ProbeService> {
   // @ts-expect-error unknown request field
   void client.getUser({ userId: '1' });
   // @ts-expect-error wrong field type
