@@ -1,0 +1,211 @@
+import type pg from 'pg';
+import { appendEvent } from '@inkwell/events';
+import { translatePgError, withTransaction } from '@inkwell/pg';
+import type { MailboxQuery } from '../domain/mailbox-query.js';
+import type { PrivateMessage } from '../domain/private-message.js';
+import { messageReadChanged, messageSent } from '../events/private-message.events.js';
+
+/** A message row as stored; `content`/`content_html` are null when left out of a page. */
+interface MessageRow {
+  id: string;
+  sender_id: string;
+  recipient_id: string;
+  subject: string;
+  content: string | null;
+  content_html: string | null;
+  date_sent: Date;
+  read: boolean;
+}
+
+/** Everything needed to store a new message; the HTML is already rendered. */
+export interface NewMessage {
+  senderId: string;
+  recipientId: string;
+  subject: string;
+  content: string;
+  contentHtml: string;
+}
+
+/** One page of a mailbox query. */
+export interface MailboxPage {
+  /** In the query's order; `content` and `contentHtml` are '' when the query left them out. */
+  messages: PrivateMessage[];
+  /** Every message matching the query, over all pages. */
+  total: number;
+  /** True when the page's text was over the response budget and left out (see listPage). */
+  overBudget: boolean;
+}
+
+/**
+ * Most text (content plus content_html, in bytes) one page may carry: a page of many 1 MiB
+ * messages would exhaust the gateway and the client. A page over it is answered without text
+ * and `overBudget`; a single message is always within budget.
+ */
+export const PAGE_TEXT_BUDGET_BYTES = 16 * 1024 * 1024;
+
+const COLUMNS = 'id, sender_id, recipient_id, subject, content, content_html, date_sent, read';
+
+function toMessage(row: MessageRow): PrivateMessage {
+  return {
+    id: String(row.id),
+    senderId: String(row.sender_id),
+    recipientId: String(row.recipient_id),
+    subject: row.subject,
+    content: row.content ?? '',
+    contentHtml: row.content_html ?? '',
+    dateSent: row.date_sent,
+    read: row.read,
+  };
+}
+
+/** SQL access to the `messages` table of the messaging schema, and its outbox. */
+export class PrivateMessageRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** The message with this id, or undefined; who may see it is the service's call. */
+  async findById(id: string): Promise<PrivateMessage | undefined> {
+    try {
+      const { rows } = await this.pool.query<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = $1`, [id]);
+      return rows[0] && toMessage(rows[0]);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** Stores a message and, in the same transaction, its `MessageSent` event. */
+  async create(message: NewMessage): Promise<PrivateMessage> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<MessageRow>(
+          `INSERT INTO messages (sender_id, recipient_id, subject, content, content_html) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+          [message.senderId, message.recipientId, message.subject, message.content, message.contentHtml],
+        );
+        const created = toMessage(rows[0]!);
+        await appendEvent(client, { key: created.id, payload: messageSent(created) });
+        return created;
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Sets the read state of message `id` and returns the message, or undefined when it does not
+   * exist. Only an actual change is written, with its `MessageReadChanged` event in the same
+   * transaction: marking a read message read again changes nothing and publishes nothing, also
+   * when two such requests race.
+   */
+  async setRead(id: string, read: boolean): Promise<PrivateMessage | undefined> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<MessageRow>(`UPDATE messages SET read = $2 WHERE id = $1 AND read <> $2 RETURNING ${COLUMNS}`, [id, read]);
+        if (rows[0] === undefined) {
+          const current = await client.query<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = $1`, [id]);
+          return current.rows[0] && toMessage(current.rows[0]);
+        }
+        const updated = toMessage(rows[0]);
+        await appendEvent(client, { key: updated.id, payload: messageReadChanged(updated) });
+        return updated;
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * One page of `query` and the total over all pages. The page and the count run at the same
+   * time on two connections (a message arriving in between may make them differ by one).
+   */
+  async listPage(query: MailboxQuery): Promise<MailboxPage> {
+    const sql = mailboxSql(query);
+    try {
+      const [page, count] = await Promise.all([
+        this.pool.query<MessageRow & { over_budget: boolean }>(sql.page, sql.pageParams),
+        this.pool.query<{ total: string }>(sql.count, sql.params),
+      ]);
+      return {
+        messages: page.rows.map(toMessage),
+        total: Number(count.rows[0]?.total ?? 0),
+        overBudget: page.rows[0]?.over_budget ?? false,
+      };
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+}
+
+/** The SQL of one mailbox query: the page (with the text budget) and the count. */
+export interface MailboxSql {
+  page: string;
+  pageParams: unknown[];
+  count: string;
+  params: unknown[];
+}
+
+/**
+ * Builds the SQL of a mailbox query. The caller's messages are one or two "branches", each an
+ * index range (see migrations/0001): received (recipient_id), sent (sender_id), or a
+ * conversation in both directions (the least/greatest pair). The whole mailbox with both sent and
+ * received is a UNION ALL of the two branches (a message to oneself counted once), so each stays
+ * an ordered index scan and a page is a merge of the two, not a sort of the whole mailbox.
+ * Filters apply to every branch; text filters are ILIKE with the LIKE wildcards escaped.
+ */
+export function mailboxSql(query: MailboxQuery): MailboxSql {
+  const params: unknown[] = [];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+
+  const filters: string[] = [];
+  if (query.senderId !== undefined) filters.push(`sender_id = ${param(query.senderId)}`);
+  if (query.subjectContains !== undefined) filters.push(`subject ILIKE ${param(containsPattern(query.subjectContains))}`);
+  if (query.contentContains !== undefined) filters.push(`content ILIKE ${param(containsPattern(query.contentContains))}`);
+  if (query.dateSentMin !== undefined) filters.push(`date_sent >= ${param(query.dateSentMin)}`);
+  if (query.dateSentMax !== undefined) filters.push(`date_sent <= ${param(query.dateSentMax)}`);
+  if (query.read !== undefined) filters.push(`read = ${param(query.read)}`);
+
+  const me = param(query.callerId);
+  const branches: string[] = [];
+  if (query.otherId === undefined) {
+    if (query.received) branches.push(`recipient_id = ${me}`);
+    if (query.sent) branches.push(query.received ? `sender_id = ${me} AND recipient_id <> ${me}` : `sender_id = ${me}`);
+  } else {
+    const other = param(query.otherId);
+    if (query.sent && query.received) {
+      const [low, high] = BigInt(query.callerId) < BigInt(query.otherId) ? [me, other] : [other, me];
+      branches.push(`least(sender_id, recipient_id) = ${low} AND greatest(sender_id, recipient_id) = ${high}`);
+    } else if (query.received) branches.push(`sender_id = ${other} AND recipient_id = ${me}`);
+    else branches.push(`sender_id = ${me} AND recipient_id = ${other}`);
+  }
+  const where = (branch: string) => [branch, ...filters].join(' AND ');
+
+  const direction = query.order.descending ? 'DESC' : 'ASC';
+  const orderBy = query.order.field === 'read' ? `ORDER BY read ${direction}, id ${direction}` : `ORDER BY date_sent ${direction}, id ${direction}`;
+  const text = query.withContent ? 'content, content_html' : 'NULL::text AS content, NULL::text AS content_html';
+  const select = (branch: string) => `SELECT id, sender_id, recipient_id, subject, ${text}, date_sent, read FROM messages WHERE ${where(branch)}`;
+  const selected = branches.length === 1 ? select(branches[0]!) : branches.map((branch) => `(${select(branch)})`).join(' UNION ALL ');
+
+  const pageParams = [...params];
+  const limit = `$${pageParams.push(query.limit)}`;
+  const offset = `$${pageParams.push(query.offset)}`;
+  const budget = `$${pageParams.push(PAGE_TEXT_BUDGET_BYTES)}`;
+  // The window sum is over the page only; text beyond the budget is never sent to us.
+  const page = `SELECT id, sender_id, recipient_id, subject, date_sent, read,
+    CASE WHEN NOT over_budget THEN content END AS content,
+    CASE WHEN NOT over_budget THEN content_html END AS content_html,
+    over_budget
+  FROM (
+    SELECT p.*, count(*) OVER () > 1 AND coalesce(sum(octet_length(p.content) + octet_length(p.content_html)) OVER (), 0) > ${budget} AS over_budget
+    FROM (${selected} ${orderBy} LIMIT ${limit} OFFSET ${offset}) p
+  ) page
+  ${orderBy}`;
+
+  const counts = branches.map((branch) => `(SELECT count(*) FROM messages WHERE ${where(branch)})`);
+  return { page, pageParams, count: `SELECT ${counts.join(' + ')} AS total`, params };
+}
+
+/** An ILIKE pattern matching `text` anywhere, with `\`, `%` and `_` taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}

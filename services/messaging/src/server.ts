@@ -1,0 +1,16 @@
+import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
+import type { Logger } from '@inkwell/logging';
+import { MessagingService } from '@inkwell/proto/messaging';
+import type { PrivateMessageService } from './services/private-message.service.js';
+import { privateMessageHandlers } from './transport/private-message.handlers.js';
+
+/** What the messaging gRPC server needs, already constructed. */
+export interface MessagingServerDeps {
+  logger: Logger;
+  messages: PrivateMessageService;
+}
+
+/** Builds the messaging gRPC server (MessagingService + health) without listening: tests start it on port 0. */
+export function createMessagingServer(deps: MessagingServerDeps): GrpcServer {
+  return createGrpcServer({ logger: deps.logger }).add(MessagingService, privateMessageHandlers(deps.messages));
+}

@@ -1,0 +1,119 @@
+import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
+import { renderMarkdown } from '@inkwell/markdown';
+import { buildMailboxQuery, type MailboxRequest } from '../domain/mailbox-query.js';
+import { draftProblems, isParty, isStorageId, normaliseSubject, type Draft, type PrivateMessage } from '../domain/private-message.js';
+import type { PrivateMessageRepository } from '../repositories/private-message.repository.js';
+import type { UserDirectoryRepository } from '../repositories/user-directory.repository.js';
+
+/** Who is asking, as far as the messaging rules care (the gRPC caller context fits). */
+export interface Caller {
+  requestId: string;
+  userId?: string;
+  appId?: string;
+  scopes: readonly string[];
+}
+
+/** One page of a mailbox and the number of matching messages over all pages. */
+export interface MailboxListing {
+  messages: PrivateMessage[];
+  total: number;
+}
+
+/** What the recipient may change on a message. */
+export interface MessageChanges {
+  read?: boolean;
+}
+
+/**
+ * The rules of private messages (story-api.md "Private messages", contract.md §5, §10): a
+ * caller only ever sees messages they sent or received; everything else is NOT_FOUND, as if it
+ * did not exist. Every method needs a signed-in user (UNAUTHENTICATED otherwise).
+ */
+export class PrivateMessageService {
+  constructor(
+    private readonly messages: PrivateMessageRepository,
+    private readonly users: UserDirectoryRepository,
+  ) {}
+
+  /** Message `id` if the caller sent or received it; NOT_FOUND otherwise. */
+  async get(id: string, caller: Caller): Promise<PrivateMessage> {
+    const userId = signedInUser(caller);
+    const message = isStorageId(id) ? await this.messages.findById(id) : undefined;
+    if (message === undefined || !isParty(message, userId)) throw AppError.notFound('private message');
+    return message;
+  }
+
+  /**
+   * One page of the caller's mailbox (`request.userId` is the caller) or of the conversation
+   * with `request.userId`, with the total over all pages. Malformed parameters are
+   * INVALID_ARGUMENT naming the parameter. A conversation with nobody in it is NOT_FOUND when
+   * the other user does not exist (asked only then: a conversation with messages proves them).
+   * A page whose text is over the response budget is INVALID_ARGUMENT on page[size].
+   */
+  async list(request: MailboxRequest, caller: Caller): Promise<MailboxListing> {
+    const userId = signedInUser(caller);
+    if (!isStorageId(request.userId)) throw AppError.notFound('user');
+    if (request.senderId !== undefined && !isStorageId(request.senderId)) {
+      throw AppError.badParameter('filter[sender]', 'filter[sender] must be a user id.');
+    }
+    const built = buildMailboxQuery(userId, request);
+    if ('problem' in built) throw AppError.badParameter(built.problem.parameter, built.problem.detail, built.problem.reason);
+    const query = built.query;
+
+    const page = await this.messages.listPage(query);
+    if (page.total === 0 && query.otherId !== undefined && !(await this.users.exists(query.otherId, caller))) {
+      throw AppError.notFound('user');
+    }
+    if (page.overBudget) {
+      throw AppError.badParameter(
+        'page[size]',
+        'The messages of this page hold more text than one response may carry (16 MiB); ask for a smaller page[size], or leave content out with fields[private_message].',
+      );
+    }
+    return { messages: page.messages, total: page.total };
+  }
+
+  /**
+   * Sends a message from the caller to `recipientId` (the caller themself allowed). The
+   * recipient is looked up first (NOT_FOUND: the path names nobody), then the draft is checked
+   * (INVALID_ARGUMENT validation_failed, one detail per problem). The subject is stored trimmed,
+   * the content as written, with its HTML rendered once here.
+   */
+  async send(recipientId: string, draft: Draft, caller: Caller): Promise<PrivateMessage> {
+    const senderId = signedInUser(caller);
+    if (!isStorageId(recipientId) || !(await this.users.exists(recipientId, caller))) throw AppError.notFound('user');
+    const problems = draftProblems(draft);
+    if (problems.length > 0) {
+      const details: ErrorDetail[] = problems.map(({ attribute, detail }) => ({ reason: 'validation_failed', pointer: `/data/attributes/${attribute}`, detail }));
+      throw new AppError(ErrorCode.INVALID_ARGUMENT, problems.map((problem) => problem.detail).join(' '), { details });
+    }
+    return this.messages.create({
+      senderId,
+      recipientId,
+      subject: normaliseSubject(draft.subject),
+      content: draft.content,
+      contentHtml: renderMarkdown(draft.content),
+    });
+  }
+
+  /**
+   * Applies the recipient's changes (only `read`) to message `id`. A message the caller neither
+   * sent nor received is NOT_FOUND; the sender (of a message to someone else) is
+   * PERMISSION_DENIED (forbidden). No change leaves the message as it is.
+   */
+  async update(id: string, changes: MessageChanges, caller: Caller): Promise<PrivateMessage> {
+    const message = await this.get(id, caller);
+    if (message.recipientId !== caller.userId) throw AppError.forbidden('Only the recipient of a message can mark it read or unread.');
+    if (changes.read === undefined || changes.read === message.read) return message;
+    const updated = await this.messages.setRead(id, changes.read);
+    if (updated === undefined) throw AppError.notFound('private message');
+    return updated;
+  }
+}
+
+/** The caller's user id; UNAUTHENTICATED (invalid_token) for app-only or anonymous calls. */
+function signedInUser(caller: Caller): string {
+  if (caller.userId !== undefined) return caller.userId;
+  const detail = 'Private messages belong to a user: this request needs a user access token.';
+  throw new AppError(ErrorCode.UNAUTHENTICATED, detail, { details: [{ reason: 'invalid_token', detail }] });
+}

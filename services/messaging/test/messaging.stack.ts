@@ -1,0 +1,90 @@
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { eventsMigrations } from '@inkwell/events';
+import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
+import { createLogger } from '@inkwell/logging';
+import { createPool, migrate } from '@inkwell/pg';
+import { MessagingService } from '@inkwell/proto/messaging';
+import { UsersService } from '@inkwell/proto/users';
+import { dropSchemas, ensureDatabase, freePort, stackEnv, startProcess, type RunningProcess } from '@inkwell/testing';
+import { PrivateMessageRepository } from '../src/repositories/private-message.repository.js';
+import { UserDirectoryRepository } from '../src/repositories/user-directory.repository.js';
+import { createMessagingServer } from '../src/server.js';
+import { PrivateMessageService } from '../src/services/private-message.service.js';
+
+const SCHEMA = 'messaging';
+
+/** The messaging service over gRPC, on its own database, with the real users service beside it. */
+export interface MessagingStack {
+  client: GrpcClient<typeof MessagingService>;
+  /** Pool on the messaging schema (for fixtures such as back-dated messages, and the outbox). */
+  pool: pg.Pool;
+  /** Creates a user in the users service's table and returns its id. */
+  createUser(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real users service as a process (as `npm run dev` does) and the messaging gRPC
+ * server in this process on port 0, both on database `database` with their schemas dropped
+ * first. Users are created straight in the users table: the users service answers GetUser from
+ * it, which is all messaging asks.
+ */
+export async function startMessagingStack(database: string): Promise<MessagingStack> {
+  const logger = createLogger('messaging-test');
+  const url = await ensureDatabase(stackEnv().databaseUrl, database);
+  await dropSchemas(url, [SCHEMA, 'users']);
+
+  const usersPort = await freePort();
+  const usersAddress = `127.0.0.1:${usersPort}`;
+  const usersClient = createGrpcClient(UsersService, usersAddress);
+  let usersProcess: RunningProcess | undefined;
+  let server: GrpcServer | undefined;
+  const pool = createPool({ connectionString: url, schema: SCHEMA });
+  const admin = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    usersProcess = await startProcess({
+      name: 'users',
+      entry: 'services/users/src/main.ts',
+      env: { DATABASE_URL: url, KAFKA_BROKERS: stackEnv().kafkaBrokers.join(','), USERS_GRPC_PORT: String(usersPort), SEED_DEMO_DATA: 'false' },
+      ready: () => usersClient.checkHealth(),
+    });
+    await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
+    const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
+    server = createMessagingServer({ logger, messages });
+    const port = await server.listen('127.0.0.1:0');
+    const client = createGrpcClient(MessagingService, `127.0.0.1:${port}`);
+    const running = { usersProcess, server };
+    return {
+      client,
+      pool,
+      async createUser(name) {
+        const { rows } = await admin.query<{ id: string }>(
+          "INSERT INTO users.users (name, email, password_hash) VALUES ($1, $1 || '@example.org', 'not-a-hash') RETURNING id",
+          [name],
+        );
+        return String(rows[0]!.id);
+      },
+      async stop() {
+        client.close();
+        await running.server.shutdown(1_000);
+        usersClient.close();
+        await running.usersProcess.stop();
+        await pool.end();
+        await admin.end();
+      },
+    };
+  } catch (error) {
+    usersClient.close();
+    await server?.shutdown(1_000);
+    await usersProcess?.stop();
+    await pool.end();
+    await admin.end();
+    throw error;
+  }
+}
+
+/** The caller context of a signed-in user holding both message scopes. */
+export function as(userId: string): { caller: CallerContext } {
+  return { caller: { requestId: `test-${userId}`, userId, scopes: ['read_pms', 'write_pms'] } };
+}
