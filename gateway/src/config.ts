@@ -15,6 +15,7 @@ export const gatewayEnvSchema = z
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
     PUBLIC_BASE_URL: httpUrl.optional(),
     USERS_SERVICE_ADDR: hostPort.default('127.0.0.1:50051'),
+    MESSAGING_SERVICE_ADDR: hostPort.default('127.0.0.1:50055'),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
@@ -26,6 +27,7 @@ export const gatewayEnvSchema = z
     publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://${env.GATEWAY_HOST.includes(':') ? `[${env.GATEWAY_HOST}]` : env.GATEWAY_HOST}:${env.GATEWAY_PORT}`,
     backends: {
       users: env.USERS_SERVICE_ADDR,
+      messaging: env.MESSAGING_SERVICE_ADDR,
     },
     redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,

@@ -1,10 +1,12 @@
 import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
+import { MessagingService } from '@inkwell/proto/messaging';
 import { UsersService } from '@inkwell/proto/users';
 import type { GatewayConfig } from '../config.js';
 
 /** One gRPC client (one channel) per backend, shared by every request. */
 export interface GrpcBackends {
   readonly users: GrpcClient<typeof UsersService>;
+  readonly messaging: GrpcClient<typeof MessagingService>;
 }
 
 /** Creates the clients of every configured backend. Connecting is lazy: a backend that is down fails calls and readiness, not startup. */
@@ -12,6 +14,8 @@ export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
   const options = { defaultDeadlineMs: config.grpcDeadlineMs };
   return {
     users: createGrpcClient(UsersService, config.backends.users, options),
+    // A page of private messages may carry up to 16 MiB of text (the service's budget); grpc-js would refuse over 4 MiB.
+    messaging: createGrpcClient(MessagingService, config.backends.messaging, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
   };
 }
 

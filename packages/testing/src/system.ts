@@ -14,9 +14,13 @@ interface ServiceProcess {
   defaultPort: number;
 }
 
-/** Every backend service, in start order. Adding a service to the system is one line here. */
+/**
+ * Every backend service, in start order. Adding a service to the system is one line here. Each
+ * service gets the `<NAME>_SERVICE_ADDR` of every service listed before it (messaging asks users).
+ */
 export const SERVICES: readonly ServiceProcess[] = [
   { name: 'users', entry: 'services/users/src/main.ts', portVariable: 'USERS_GRPC_PORT', addressVariable: 'USERS_SERVICE_ADDR', defaultPort: 50051 },
+  { name: 'messaging', entry: 'services/messaging/src/main.ts', portVariable: 'MESSAGING_GRPC_PORT', addressVariable: 'MESSAGING_SERVICE_ADDR', defaultPort: 50055 },
 ];
 
 /** Options of {@link startSystem}. */
@@ -69,7 +73,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
             name: service.name,
             entry: service.entry,
             echo: options.echo ?? false,
-            env: { ...stackEnv, [service.portVariable]: String(port), SEED_DEMO_DATA: String(options.seedDemoData) },
+            env: { ...stackEnv, ...addresses, [service.portVariable]: String(port), SEED_DEMO_DATA: String(options.seedDemoData) },
             ready: () => health.checkHealth(),
           }),
         );
