@@ -49,8 +49,28 @@ export interface ErrorDocument {
   readonly errors: readonly ErrorObject[];
 }
 
+/**
+ * The links of a collection (contract §2): `next` is absent on the last page; cursor lists
+ * have no `prev`/`last`; page-numbered lists have `prev` (absent on page 1) and `last`.
+ */
+export interface CollectionLinks {
+  readonly self: string;
+  readonly first: string;
+  readonly prev?: string;
+  readonly next?: string;
+  readonly last?: string;
+}
+
+/** A collection top-level document: `{ data: [...], included?, links, meta? }` (built by lists/collection.document.ts). */
+export interface CollectionDocument {
+  readonly data: readonly ResourceObject[];
+  readonly included?: readonly ResourceObject[];
+  readonly links: CollectionLinks;
+  readonly meta?: { readonly [key: string]: JsonValue };
+}
+
 /** Any top-level document the API sends. */
-export type JsonApiDocument = ResourceDocument | ErrorDocument;
+export type JsonApiDocument = ResourceDocument | CollectionDocument | ErrorDocument;
 
 /**
  * Builds a resource object. Passing no relationships (or an empty record) leaves the member

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { compareInstants, formatInstant, parseDateBound, type Instant } from './date-values.js';
+
+/**
+ * How one `filter[<name>]` value is parsed: a zod schema from the raw query string to the typed
+ * value, and how the value is written into a cursor binding (two values that filter the same
+ * set must normalise alike). Build kinds with {@link filters}; the parser reports the first
+ * zod issue as a 400 `invalid_parameter` naming the parameter.
+ */
+export interface FilterKind<T> {
+  readonly schema: z.ZodType<T, string>;
+  readonly normalise: (value: T) => string;
+  /**
+   * When set, the filter is declared but not available yet (e.g. `filter[bookshelf]` before the
+   * bookshelves work): any use is a 400 `invalid_parameter` with this explanation.
+   */
+  readonly unavailable?: string;
+}
+
+/** An inclusive integer range; a missing side is unbounded. */
+export interface IntegerRange {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** An inclusive range of instants; a missing side is unbounded. See parseDateBound for date-only values. */
+export interface DateRange {
+  readonly min?: Instant;
+  readonly max?: Instant;
+}
+
+/** Largest number of values a list filter (`ids`, `tags`) accepts. */
+export const MAX_LIST_VALUES = 100;
+
+const ID = /^[1-9]\d{0,18}$/;
+const INT64_MAX = 9223372036854775807n;
+const INTEGER = /^-?(0|[1-9]\d{0,15})$/;
+const TAG = /^[cg]:[1-9]\d{0,18}$/;
+
+function kind<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string): FilterKind<T> {
+  return { schema, normalise };
+}
+
+function fail(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+}
+
+function isId(text: string): boolean {
+  return ID.test(text) && BigInt(text) <= INT64_MAX;
+}
+
+/** Numeric order of canonical ids (shorter is smaller, then lexical). */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Splits `a,b,c`; empty items, too many items and duplicates are the caller's to judge. */
+function splitList(text: string, ctx: z.RefinementCtx, what: string): string[] {
+  const items = text.split(',');
+  if (items.some((item) => item === '')) fail(ctx, `expected a comma-separated list of ${what} without empty items`);
+  if (items.length > MAX_LIST_VALUES) fail(ctx, `at most ${MAX_LIST_VALUES} values are allowed`);
+  return items;
+}
+
+function parseInteger(text: string, ctx: z.RefinementCtx, bounds: IntegerBounds): number {
+  if (!INTEGER.test(text)) fail(ctx, `"${text}" is not an integer`);
+  const value = Number(text);
+  if (bounds.min !== undefined && value < bounds.min) fail(ctx, `must be at least ${bounds.min}`);
+  if (bounds.max !== undefined && value > bounds.max) fail(ctx, `must be at most ${bounds.max}`);
+  return value;
+}
+
+/** Splits a `min,max` range; a value without a comma is both bounds (`5` = `5,5`). */
+function splitRange(text: string, ctx: z.RefinementCtx): [string, string] {
+  const parts = text.split(',');
+  if (parts.length > 2) fail(ctx, 'expected a range "min,max" (either side may be left empty)');
+  const min = parts[0] ?? '';
+  const max = parts.length === 1 ? min : (parts[1] ?? '');
+  if (min === '' && max === '') fail(ctx, 'a range needs at least one bound');
+  return [min, max];
+}
+
+/** Optional limits of an integer filter. */
+export interface IntegerBounds {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/**
+ * The filter kinds of contract §6/§10. Every kind rejects an empty value. Lists (`ids`, `tags`)
+ * hold at most {@link MAX_LIST_VALUES} values and come back deduplicated in a canonical order,
+ * since order does not change which items match.
+ */
+export const filters = {
+  /** One numeric id (a positive int64 in canonical form), as a string like every id. */
+  id(): FilterKind<string> {
+    return kind(
+      z.string().transform((text, ctx) => (isId(text) ? text : fail(ctx, `"${text}" is not a numeric id`))),
+      (value) => value,
+    );
+  },
+
+  /** `1,2,3`: numeric ids, deduplicated and sorted numerically. */
+  ids(): FilterKind<readonly string[]> {
+    return kind<readonly string[]>(
+      z.string().transform((text, ctx) => {
+        const items = splitList(text, ctx, 'numeric ids');
+        const bad = items.find((item) => !isId(item));
+        if (bad !== undefined) fail(ctx, `"${bad}" is not a numeric id`);
+        return [...new Set(items)].sort(compareIds);
+      }),
+      (value) => value.join(','),
+    );
+  },
+
+  /** A single integer within optional bounds (a safe JavaScript integer). */
+  integer(bounds: IntegerBounds = {}): FilterKind<number> {
+    return kind(
+      z.string().transform((text, ctx) => parseInteger(text, ctx, bounds)),
+      String,
+    );
+  },
+
+  /**
+   * `min,max` with either side optional (`100,`, `,5000`), inclusive; a single value is both
+   * bounds. min > max is rejected. `bounds` limits each side (e.g. `{ min: 0 }` for counts).
+   */
+  integerRange(bounds: IntegerBounds = {}): FilterKind<IntegerRange> {
+    return kind(
+      z.string().transform((text, ctx) => {
+        const [minText, maxText] = splitRange(text, ctx);
+        const min = minText === '' ? undefined : parseInteger(minText, ctx, bounds);
+        const max = maxText === '' ? undefined : parseInteger(maxText, ctx, bounds);
+        if (min !== undefined && max !== undefined && min > max) fail(ctx, `the minimum ${min} is greater than the maximum ${max}`);
+        return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+      }),
+      (value) => `${value.min ?? ''},${value.max ?? ''}`,
+    );
+  },
+
+  /**
+   * `min,max` of ISO 8601 dates or date-times with either side optional, inclusive. A date
+   * without a time is its whole UTC day: its start as a minimum, its end as a maximum, so
+   * `2026-01-01,2026-01-31` is all of January and a single `2026-01-01` is that day. A single
+   * date-time is that instant. min > max is rejected.
+   */
+  dateRange(): FilterKind<DateRange> {
+    return kind(
+      z.string().transform((text, ctx) => {
+        const [minText, maxText] = splitRange(text, ctx);
+        const min = minText === '' ? undefined : parseDateBound(minText, 'min');
+        const max = maxText === '' ? undefined : parseDateBound(maxText, 'max');
+        if (minText !== '' && min === undefined) fail(ctx, `"${minText}" is not an ISO 8601 date or date-time`);
+        if (maxText !== '' && max === undefined) fail(ctx, `"${maxText}" is not an ISO 8601 date or date-time`);
+        if (min !== undefined && max !== undefined && compareInstants(min, max) > 0) fail(ctx, `the minimum ${minText} is after the maximum ${maxText}`);
+        return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+      }),
+      (value) => `${value.min === undefined ? '' : formatInstant(value.min)},${value.max === undefined ? '' : formatInstant(value.max)}`,
+    );
+  },
+
+  /** `true`/`false`/`1`/`0` (lower case only). */
+  boolean(): FilterKind<boolean> {
+    return kind(
+      z.string().transform((text, ctx) => {
+        if (text === 'true' || text === '1') return true;
+        if (text === 'false' || text === '0') return false;
+        return fail(ctx, 'expected true, false, 1 or 0');
+      }),
+      String,
+    );
+  },
+
+  /** One of the given values, exactly. */
+  enumeration<const V extends string>(values: readonly [V, ...V[]]): FilterKind<V> {
+    const allowed = new Set<string>(values);
+    return kind<V>(
+      z.string().transform((text, ctx): V => (allowed.has(text) ? (text as V) : fail(ctx, `expected one of ${values.join(', ')}`))),
+      (value) => value,
+    );
+  },
+
+  /** `c:12,g:3`: story tag ids (characters `c:<n>`, genres `g:<n>`), deduplicated and sorted. */
+  tags(): FilterKind<readonly string[]> {
+    return kind<readonly string[]>(
+      z.string().transform((text, ctx) => {
+        const items = splitList(text, ctx, 'tags');
+        const bad = items.find((item) => !TAG.test(item) || !isId(item.slice(2)));
+        if (bad !== undefined) fail(ctx, `"${bad}" is not a tag; tags are c:<id> (characters) or g:<id> (genres)`);
+        return [...new Set(items)].sort((a, b) => (a[0] === b[0] ? compareIds(a.slice(2), b.slice(2)) : a < b ? -1 : 1));
+      }),
+      (value) => value.join(','),
+    );
+  },
+
+  /** Free text, non-empty after trimming, at most `maxLength` characters (default 200); kept as sent. */
+  string(maxLength = 200): FilterKind<string> {
+    return kind(
+      z.string().transform((text, ctx) => {
+        if (text.trim() === '') fail(ctx, 'must not be empty');
+        if ([...text].length > maxLength) fail(ctx, `must be at most ${maxLength} characters`);
+        return text;
+      }),
+      (value) => value,
+    );
+  },
+
+  /** Any zod schema from the raw string; `normalise` defaults to JSON of the value. */
+  custom<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string = (value) => JSON.stringify(value)): FilterKind<T> {
+    return kind(schema, normalise);
+  },
+
+  /** A filter that exists in the API but is not available yet: every use is a 400 saying `why`. */
+  unavailable(why: string): FilterKind<unknown> {
+    return { schema: z.string().transform((_text, ctx): unknown => fail(ctx, why)), normalise: () => '', unavailable: why };
+  },
+} as const;

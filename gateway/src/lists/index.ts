@@ -1,0 +1,16 @@
+export { collectionDocument, cursorLinks, numberedPageLinks, replaceQueryParameters } from './collection.document.js';
+export { cursorBinding, cursorOwner } from './cursor-binding.js';
+export { CursorStore, type CursorStoreOptions } from './cursor.store.js';
+export { compareInstants, formatInstant, instantToDate, parseDateBound, type Instant } from './date-values.js';
+export { createDocumentResponder, type CursorPosition, type DocumentResponder, type DocumentResponderDeps, type ResourceResponseOptions } from './document.responder.js';
+export { filters, MAX_LIST_VALUES, type DateRange, type FilterKind, type IntegerBounds, type IntegerRange } from './filter-kinds.js';
+export { NO_INCLUDES, type IncludeTree, type SparseFieldsets } from './include-fields.parser.js';
+export { resolveIncludes, type LoadContext, type ResourceLoader, type ResourceLoaders } from './include.resolver.js';
+export { parseDocumentQuery, parseListQuery, type DocumentQuery, type ListQuery } from './list-query.parser.js';
+export { defineDocumentSpec, defineListSpec, type DocumentSpec, type FilterSpecs, type ListSpec, type ParsedFilters } from './list-spec.js';
+export { MAX_PAGE_NUMBER, type CursorPage, type CursorPaginationSpec, type NumberedPage, type NumberedPaginationSpec, type PaginationSpec } from './page.parser.js';
+export { defineResourceSchema, schemaMap, type RelationshipSchema, type ResourceSchema, type ResourceSchemas } from './resource-schema.js';
+export { type SortOrder, type SortSpec } from './sort.parser.js';
+export { narrowResource, wantsField } from './sparse-fieldsets.js';
+export { defineWriteSpec, parseCreateBody, parseUpdateBody, type RelationshipWriteSpec, type WriteBody, type WriteSpec } from './write-body.parser.js';
+export { identifierIds, MAX_SHORT_DESCRIPTION_CHARS, MAX_TEXT_BYTES, MAX_TITLE_CHARS, writeValues } from './write-values.js';

@@ -1,0 +1,125 @@
+import { isAppError } from '@inkwell/errors';
+import { describe, expect, it } from 'vitest';
+import { STORY } from '../../test/fixtures/list-schemas.fixture.js';
+import { toErrorResponse } from '../jsonapi/error.mapping.js';
+import { defineWriteSpec, parseCreateBody, parseUpdateBody } from './write-body.parser.js';
+import { identifierIds, MAX_TEXT_BYTES, writeValues } from './write-values.js';
+
+const STORY_WRITE = defineWriteSpec({
+  resource: STORY,
+  attributes: { title: writeValues.title(), published: writeValues.boolean() },
+  relationships: { tags: { type: 'tag', many: true, id: identifierIds.tag(), maxItems: 3 } },
+  required: ['title'],
+});
+
+/** The HTTP status and error entries the client would get. */
+function answer(run: () => unknown): { status: number; errors: { code: string; source?: unknown; detail: string }[] } {
+  try {
+    run();
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const response = toErrorResponse(error);
+    return { status: response.status, errors: response.document.errors.map(({ code, source, detail }) => ({ code, source, detail })) };
+  }
+  throw new Error('expected a rejection');
+}
+
+const story = (data: Record<string, unknown>): unknown => ({ data: { type: 'story', ...data } });
+
+describe('parseCreateBody', () => {
+  it('returns the attributes and relationship ids that were sent, deduplicated', () => {
+    const body = parseCreateBody(STORY_WRITE, story({ attributes: { title: 'Dune', published: false }, relationships: { tags: { data: [{ type: 'tag', id: 'g:1' }, { type: 'tag', id: 'c:2' }, { type: 'tag', id: 'g:1' }] } } }));
+    expect(body).toEqual({ attributes: { title: 'Dune', published: false }, relationships: { tags: ['g:1', 'c:2'] } });
+  });
+
+  it.each([
+    [undefined, '400 without a body'],
+    [[], '400 for an array'],
+    [{ data: [] }, '400 for a data array'],
+    [{ data: null }, '400 for null data'],
+    [{ type: 'story' }, '400 without data'],
+    [{ data: { attributes: {} } }, '400 without data.type'],
+    [story({ attributes: [] }), '400 for attributes that are not an object'],
+    [story({ attributes: { title: 'x' }, included: [] }), '400 for an unknown member'],
+  ])('%j → %s invalid_body', (body) => {
+    expect(answer(() => parseCreateBody(STORY_WRITE, body))).toMatchObject({ status: 400, errors: [{ code: 'invalid_body' }] });
+  });
+
+  it('answers a wrong type with 409 conflict and a client-chosen id with 403 forbidden', () => {
+    expect(answer(() => parseCreateBody(STORY_WRITE, { data: { type: 'chapter', attributes: { title: 'x' } } }))).toMatchObject({ status: 409, errors: [{ code: 'conflict', source: { pointer: '/data/type' } }] });
+    expect(answer(() => parseCreateBody(STORY_WRITE, story({ id: '5', attributes: { title: 'x' } })))).toMatchObject({ status: 403, errors: [{ code: 'forbidden', source: { pointer: '/data/id' } }] });
+  });
+
+  it('reports every attribute problem at once as 422 with pointers', () => {
+    const result = answer(() => parseCreateBody(STORY_WRITE, story({ attributes: { num_words: 5, color: 'red', published: 'yes', author: '1' } })));
+    expect(result.status).toBe(422);
+    expect(result.errors).toEqual([
+      { code: 'validation_failed', source: { pointer: '/data/attributes/num_words' }, detail: 'num_words is read-only.' },
+      { code: 'validation_failed', source: { pointer: '/data/attributes/color' }, detail: 'color is not an attribute of story.' },
+      { code: 'validation_failed', source: { pointer: '/data/attributes/published' }, detail: 'published must be true or false.' },
+      { code: 'validation_failed', source: { pointer: '/data/attributes/author' }, detail: 'author is a relationship: send it under data.relationships.' },
+      { code: 'validation_failed', source: { pointer: '/data/attributes/title' }, detail: 'title is required.' },
+    ]);
+  });
+
+  it('enforces the title rules: not blank, at most 200 characters (not UTF-16 units)', () => {
+    expect(answer(() => parseCreateBody(STORY_WRITE, story({ attributes: { title: '   ' } }))).errors[0]?.detail).toBe('title must not be empty.');
+    expect(answer(() => parseCreateBody(STORY_WRITE, story({ attributes: { title: 'x'.repeat(201) } }))).errors[0]?.detail).toBe('title must be at most 200 characters.');
+    expect(parseCreateBody(STORY_WRITE, story({ attributes: { title: '🐉'.repeat(200) } })).attributes.title).toHaveLength(400);
+  });
+
+  it('validates relationship linkage with pointers into it', () => {
+    const cases: [unknown, string][] = [
+      [{ tags: [{ type: 'tag', id: 'g:1' }] }, '/data/relationships/tags'],
+      [{ tags: { data: { type: 'tag', id: 'g:1' } } }, '/data/relationships/tags/data'],
+      [{ tags: { data: [{ type: 'genre', id: 'g:1' }] } }, '/data/relationships/tags/data/0/type'],
+      [{ tags: { data: [{ type: 'tag', id: 'g:1' }, { type: 'tag', id: 'x:2' }] } }, '/data/relationships/tags/data/1/id'],
+      [{ tags: { data: ['g:1'] } }, '/data/relationships/tags/data/0'],
+      [{ tags: { data: [1, 2, 3, 4].map((n) => ({ type: 'tag', id: `g:${n}` })) } }, '/data/relationships/tags/data'],
+      [{ author: { data: { type: 'user', id: '1' } } }, '/data/relationships/author'],
+      [{ reviewers: { data: [] } }, '/data/relationships/reviewers'],
+    ];
+    for (const [relationships, pointer] of cases) {
+      expect(answer(() => parseCreateBody(STORY_WRITE, story({ attributes: { title: 't' }, relationships }))), pointer).toMatchObject({ status: 422, errors: [{ code: 'validation_failed', source: { pointer } }] });
+    }
+  });
+
+  it('accepts an empty to-many relationship (clearing it)', () => {
+    expect(parseCreateBody(STORY_WRITE, story({ attributes: { title: 't' }, relationships: { tags: { data: [] } } })).relationships).toEqual({ tags: [] });
+  });
+});
+
+describe('parseUpdateBody', () => {
+  it('needs data.id equal to the URL and requires nothing else', () => {
+    expect(parseUpdateBody(STORY_WRITE, story({ id: '7' }), '7')).toEqual({ attributes: {}, relationships: {} });
+    expect(answer(() => parseUpdateBody(STORY_WRITE, story({ id: '8' }), '7'))).toMatchObject({ status: 409, errors: [{ code: 'conflict', source: { pointer: '/data/id' } }] });
+    expect(answer(() => parseUpdateBody(STORY_WRITE, story({}), '7'))).toMatchObject({ status: 400, errors: [{ code: 'invalid_body' }] });
+    expect(answer(() => parseUpdateBody(STORY_WRITE, story({ id: 7 }), '7'))).toMatchObject({ status: 400, errors: [{ code: 'invalid_body' }] });
+  });
+
+  it('still validates the values it gets', () => {
+    expect(answer(() => parseUpdateBody(STORY_WRITE, story({ id: '7', attributes: { title: '' } }), '7'))).toMatchObject({ status: 422, errors: [{ source: { pointer: '/data/attributes/title' } }] });
+  });
+});
+
+describe('writeValues', () => {
+  it('limits free text to 1 MiB of UTF-8', () => {
+    expect(writeValues.text().safeParse('é'.repeat(MAX_TEXT_BYTES / 2)).success).toBe(true);
+    expect(writeValues.text().safeParse('é'.repeat(MAX_TEXT_BYTES / 2 + 1)).success).toBe(false);
+    expect(writeValues.text(300).safeParse('x'.repeat(301)).success).toBe(false);
+    expect(writeValues.nonEmptyText().safeParse(' \n ').success).toBe(false);
+  });
+
+  it('accepts only the listed enumeration values and #rrggbb colours', () => {
+    expect(writeValues.enumeration(['teen', 'mature']).safeParse('teen').success).toBe(true);
+    expect(writeValues.enumeration(['teen', 'mature']).safeParse('adult').error?.issues[0]?.message).toBe('must be one of teen, mature');
+    expect(writeValues.hexColor().safeParse('#a0B1c2').success).toBe(true);
+    expect(writeValues.hexColor().safeParse('red').success).toBe(false);
+  });
+
+  it('checks identifier ids', () => {
+    expect(identifierIds.numeric().safeParse('12').success).toBe(true);
+    expect(identifierIds.numeric().safeParse(12).success).toBe(false);
+    expect(identifierIds.tag().safeParse('c:0').success).toBe(false);
+  });
+});
