@@ -1,0 +1,59 @@
+import { createKafka, ensureTopics, OutboxRelay } from '@inkwell/events';
+import { createLogger } from '@inkwell/logging';
+import { Topics } from '@inkwell/proto/topics';
+import { createRedis } from '@inkwell/redis';
+import { loadBlogConfig } from './config.js';
+import { createStoryConsumer } from './consumers/story.consumer.js';
+import { BLOG_SCHEMA, openBlogDatabase } from './database.js';
+import { BlogPostRepository } from './repositories/blog-post.repository.js';
+import { KnownStoryRepository } from './repositories/known-story.repository.js';
+import { ViewRepository } from './repositories/view.repository.js';
+import { createBlogServer } from './server.js';
+import { BlogPostService } from './services/blog-post.service.js';
+
+/**
+ * Composition root of the blog service: config → pool (migrated) and Redis → repositories →
+ * service → gRPC server; the outbox relay publishes blog.post.v1, and the stories consumer keeps
+ * the copy of published stories.
+ */
+async function main(): Promise<void> {
+  const logger = createLogger('blog');
+  const config = loadBlogConfig();
+  const pool = await openBlogDatabase({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
+  const redis = createRedis(config.REDIS_URL, {}, logger);
+
+  const posts = new BlogPostService({
+    posts: new BlogPostRepository(pool),
+    stories: new KnownStoryRepository(pool),
+    views: new ViewRepository(redis),
+    logger,
+  });
+
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-blog', logger });
+  await ensureTopics(kafka, [Topics.blogPost, Topics.storiesStory]);
+  const relay = new OutboxRelay({ pool, kafka, schema: BLOG_SCHEMA, logger });
+  await relay.start();
+  const stories = createStoryConsumer({ kafka, pool, logger });
+  await stories.start();
+
+  const server = createBlogServer({ logger, posts });
+  const port = await server.listen(`${config.BLOG_GRPC_HOST}:${config.BLOG_GRPC_PORT}`);
+  logger.info({ port }, 'blog service listening');
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await server.shutdown(5_000);
+    await stories.stop();
+    await relay.stop();
+    await redis.quit().catch(() => redis.disconnect());
+    await pool.end();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  createLogger('blog').fatal({ err: error }, 'blog service failed to start');
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
+import type { Logger } from '@inkwell/logging';
+import { BlogService } from '@inkwell/proto/blog';
+import type { BlogPostService } from './services/blog-post.service.js';
+import { blogPostHandlers } from './transport/blog-post.handlers.js';
+
+/** What the blog gRPC server needs, already constructed. */
+export interface BlogServerDeps {
+  logger: Logger;
+  posts: BlogPostService;
+}
+
+/** Builds the blog gRPC server (BlogService + health) without listening: tests start it on port 0. */
+export function createBlogServer(deps: BlogServerDeps): GrpcServer {
+  return createGrpcServer({ logger: deps.logger }).add(BlogService, blogPostHandlers(deps.posts));
+}

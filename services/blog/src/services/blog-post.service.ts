@@ -1,0 +1,263 @@
+import { AppError, ErrorCode } from '@inkwell/errors';
+import type { Logger } from '@inkwell/logging';
+import { renderMarkdown } from '@inkwell/markdown';
+import { isId, readerKey, readerOf, VIEW_WINDOW_SECONDS, WRITE_SCOPE, type BlogPost, type Caller } from '../domain/blog-post.js';
+import {
+  POINTERS,
+  validateChanges,
+  validateNewPost,
+  validateSitePostTag,
+  normaliseTag,
+  type NewPostInput,
+  type PostChanges,
+  type Problem,
+} from '../domain/blog-post-input.js';
+import {
+  decodeKeyset,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SORT,
+  encodeKeyset,
+  MAX_FILTER_IDS,
+  MAX_PAGE_SIZE,
+  MAX_QUERY_LENGTH,
+  type BlogPostFilter,
+  type BlogPostSort,
+} from '../domain/blog-post-list.js';
+import { introFromHtml } from '../domain/intro.js';
+import type { BlogPostRepository, BlogPostUpdate } from '../repositories/blog-post.repository.js';
+import type { KnownStoryRepository } from '../repositories/known-story.repository.js';
+import type { ViewRepository } from '../repositories/view.repository.js';
+
+/** A list request as the transport decoded it, before validation. */
+export interface ListRequest {
+  query: string;
+  filter: BlogPostFilter;
+  /** Undefined for the default order. */
+  sort: BlogPostSort | undefined;
+  /** 0 for the default. */
+  pageSize: number;
+  /** Empty for the first page. */
+  after: string;
+  includeContent: boolean;
+}
+
+/** One page of posts; `nextAfter` is empty on the last page. */
+export interface ListResult {
+  posts: BlogPost[];
+  nextAfter: string;
+}
+
+/** A site post as the operator writes it. */
+export interface SitePostInput {
+  title: string;
+  content: string;
+  tag?: string;
+}
+
+/** What the blog rules need. */
+export interface BlogPostServiceDeps {
+  posts: BlogPostRepository;
+  stories: KnownStoryRepository;
+  views: ViewRepository;
+  logger: Logger;
+}
+
+/**
+ * The rules about blog posts: validation and limits, who may change what (authors their own
+ * posts; site posts nobody through the API), which stories may be linked, and view counting.
+ */
+export class BlogPostService {
+  private readonly posts: BlogPostRepository;
+  private readonly stories: KnownStoryRepository;
+  private readonly views: ViewRepository;
+  private readonly logger: Logger;
+
+  constructor(deps: BlogPostServiceDeps) {
+    this.posts = deps.posts;
+    this.stories = deps.stories;
+    this.views = deps.views;
+    this.logger = deps.logger;
+  }
+
+  /** The post `id`; NOT_FOUND for unknown or malformed ids. With content, counts the caller's view. */
+  async getBlogPost(id: string, includeContent: boolean, caller: Caller): Promise<BlogPost> {
+    const post = isId(id) ? await this.posts.findById(id, includeContent) : undefined;
+    if (!post) throw AppError.notFound('blog post');
+    if (includeContent) await this.countViews([post], caller);
+    return post;
+  }
+
+  /**
+   * One page of posts. INVALID_ARGUMENT (with the query parameter named) for: a page size over
+   * 100 or negative, more than 100 ids, an over-long query, relevance without a query
+   * (invalid_sort), or an `after` made for another sort (invalid_cursor).
+   */
+  async listBlogPosts(request: ListRequest, caller: Caller): Promise<ListResult> {
+    const query = request.query.trim();
+    const sort = request.sort ?? DEFAULT_SORT;
+    if (request.pageSize < 0 || request.pageSize > MAX_PAGE_SIZE) {
+      throw AppError.badParameter('page[size]', `The page size must be between 1 and ${MAX_PAGE_SIZE}.`);
+    }
+    if ([...query].length > MAX_QUERY_LENGTH) throw AppError.badParameter('query', `The query is longer than ${MAX_QUERY_LENGTH} characters.`);
+    if (sort.field === 'relevance' && query === '') throw AppError.badParameter('sort', 'Sorting by relevance needs a query.', 'invalid_sort');
+    const filter = normaliseFilter(request.filter);
+    const after = request.after === '' ? undefined : decodeKeyset(sort, request.after);
+    if (request.after !== '' && after === undefined) throw AppError.badParameter('page[cursor]', 'The cursor is not valid for this list.', 'invalid_cursor');
+
+    const page = await this.posts.list({
+      query,
+      filter,
+      sort,
+      pageSize: request.pageSize === 0 ? DEFAULT_PAGE_SIZE : request.pageSize,
+      ...(after === undefined ? {} : { after }),
+      includeContent: request.includeContent,
+    });
+    if (request.includeContent) await this.countViews(page.posts, caller);
+    return { posts: page.posts, nextAfter: page.next === undefined ? '' : encodeKeyset(sort, page.next) };
+  }
+
+  /** Posts a user post as the caller; 422-style INVALID_ARGUMENT for every invalid field. */
+  async createBlogPost(input: NewPostInput, caller: Caller): Promise<BlogPost> {
+    const authorId = requireWriter(caller);
+    const checked = validateNewPost(input);
+    if (!checked.ok) throw validationError(checked.problems);
+    await this.requirePublishedStories(checked.value.storyIds);
+    const html = renderMarkdown(checked.value.content);
+    return this.posts.create({
+      authorId,
+      title: checked.value.title,
+      content: checked.value.content,
+      contentHtml: html,
+      intro: introFromHtml(html),
+      tags: checked.value.tags,
+      storyIds: checked.value.storyIds,
+      sitePost: false,
+      sitePostTag: undefined,
+    });
+  }
+
+  /**
+   * Changes a post: NOT_FOUND when there is none, 403 site_post_immutable for a site post,
+   * 403 forbidden for another user's post, then validation.
+   */
+  async updateBlogPost(id: string, changes: PostChanges, caller: Caller): Promise<BlogPost> {
+    await this.requireEditable(id, caller);
+    const checked = validateChanges(changes);
+    if (!checked.ok) throw validationError(checked.problems);
+    const valid = checked.value;
+    if (valid.storyIds !== undefined) await this.requirePublishedStories(valid.storyIds);
+    const update: BlogPostUpdate = {};
+    if (valid.title !== undefined) update.title = valid.title;
+    if (valid.content !== undefined) {
+      const html = renderMarkdown(valid.content);
+      update.content = { markdown: valid.content, html, intro: introFromHtml(html) };
+    }
+    if (valid.tags !== undefined) update.tags = valid.tags;
+    if (valid.storyIds !== undefined) update.storyIds = valid.storyIds;
+    const updated = await this.posts.update(id, update);
+    if (!updated) throw AppError.notFound('blog post');
+    return updated;
+  }
+
+  /** Deletes a post, with the same rules as updateBlogPost. */
+  async deleteBlogPost(id: string, caller: Caller): Promise<void> {
+    await this.requireEditable(id, caller);
+    if (!(await this.posts.delete(id))) throw AppError.notFound('blog post');
+  }
+
+  /**
+   * Posts a site post (operator CLI only; no RPC reaches this). Same title/content rules as user
+   * posts; the tag is normalised like post tags.
+   */
+  async createSitePost(input: SitePostInput): Promise<BlogPost> {
+    const checked = validateNewPost({ title: input.title, content: input.content, tags: [], storyIds: [] });
+    const problems = checked.ok ? [] : [...checked.problems];
+    const tag = validateSitePostTag(input.tag);
+    if (!tag.ok) problems.push({ pointer: '/site_post_tag', detail: tag.detail });
+    if (!checked.ok || !tag.ok) throw validationError(problems);
+    const html = renderMarkdown(checked.value.content);
+    return this.posts.create({
+      authorId: undefined,
+      title: checked.value.title,
+      content: checked.value.content,
+      contentHtml: html,
+      intro: introFromHtml(html),
+      tags: [],
+      storyIds: [],
+      sitePost: true,
+      sitePostTag: tag.value,
+    });
+  }
+
+  private async requireEditable(id: string, caller: Caller): Promise<void> {
+    const userId = requireWriter(caller);
+    const post = isId(id) ? await this.posts.findById(id, false) : undefined;
+    if (!post) throw AppError.notFound('blog post');
+    if (post.sitePost) {
+      throw new AppError(ErrorCode.PERMISSION_DENIED, 'Site posts cannot be edited or deleted through the API.', { details: [{ reason: 'site_post_immutable' }] });
+    }
+    if (post.authorId !== userId) throw AppError.forbidden('Only the author can change this blog post.');
+  }
+
+  private async requirePublishedStories(storyIds: readonly string[]): Promise<void> {
+    const wellFormed = storyIds.filter(isId);
+    const published = await this.stories.publishedAmong(wellFormed);
+    const missing = storyIds.filter((storyId) => !published.has(storyId));
+    if (missing.length > 0) {
+      throw validationError(missing.map((storyId) => ({ pointer: POINTERS.stories, detail: `Story ${storyId} does not exist or is not published.` })));
+    }
+  }
+
+  /**
+   * Counts a view of each post for the caller's reader, once per 24 hours, and updates the
+   * returned counts. Counting never fails the read: on trouble the windows are given back and
+   * the failure is logged.
+   */
+  private async countViews(posts: BlogPost[], caller: Caller): Promise<void> {
+    const reader = readerOf(caller);
+    if (reader === undefined || posts.length === 0) return;
+    const key = readerKey(reader);
+    let claimed: string[] = [];
+    try {
+      claimed = await this.views.claim(posts, key, VIEW_WINDOW_SECONDS);
+      const counts = await this.posts.recordViews(claimed, reader);
+      for (const post of posts) post.numViews = counts.get(post.id) ?? post.numViews;
+    } catch (error) {
+      this.logger.warn({ err: error, posts: claimed }, 'could not count blog post views');
+      const unclaimed = posts.filter((post) => claimed.includes(post.id));
+      await this.views.release(unclaimed, key).catch(() => undefined);
+    }
+  }
+}
+
+/** The caller's user id when it may write blog posts (contract §5), else the matching error. */
+function requireWriter(caller: Caller): string {
+  if (caller.userId === undefined) {
+    if (caller.appId === undefined) throw new AppError(ErrorCode.UNAUTHENTICATED, 'Writing blog posts needs a signed-in user.', { details: [{ reason: 'invalid_token' }] });
+    throw AppError.forbidden('An app-only token cannot write blog posts.');
+  }
+  if (!caller.scopes.includes(WRITE_SCOPE)) throw AppError.insufficientScope(WRITE_SCOPE);
+  return caller.userId;
+}
+
+function validationError(problems: readonly Problem[]): AppError {
+  const first = problems[0];
+  return new AppError(ErrorCode.INVALID_ARGUMENT, first?.detail ?? 'The blog post is not valid.', {
+    details: problems.map((problem) => ({ reason: 'validation_failed', pointer: problem.pointer, detail: problem.detail })),
+  });
+}
+
+function normaliseFilter(filter: BlogPostFilter): BlogPostFilter {
+  if (filter.ids !== undefined) {
+    if (filter.ids.length > MAX_FILTER_IDS) throw AppError.badParameter('filter[ids]', `filter[ids] takes at most ${MAX_FILTER_IDS} ids.`);
+    if (!filter.ids.every(isId)) throw AppError.badParameter('filter[ids]', 'filter[ids] takes numeric ids.');
+  }
+  if (filter.authorId !== undefined && !isId(filter.authorId)) throw AppError.badParameter('filter[author]', 'filter[author] takes a numeric user id.');
+  const normalised: BlogPostFilter = { ...filter };
+  if (filter.tags !== undefined) normalised.tags = [...new Set(filter.tags.map(normaliseTag).filter((tag) => tag !== ''))];
+  if (filter.sitePostTag !== undefined) normalised.sitePostTag = normaliseTag(filter.sitePostTag);
+  if (filter.datePostedMin !== undefined && filter.datePostedMax !== undefined && filter.datePostedMin > filter.datePostedMax) {
+    throw AppError.badParameter('filter[date_posted]', 'The minimum of filter[date_posted] is after its maximum.');
+  }
+  return normalised;
+}

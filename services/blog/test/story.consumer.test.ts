@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKafka, ensureTopics, type EventConsumer, type EventPayloadInit } from '@inkwell/events';
+import { EventEnvelopeSchema } from '@inkwell/proto/events';
+import { StorySnapshotSchema } from '@inkwell/proto/stories';
+import { stackEnv } from '@inkwell/testing';
+import type { Kafka, Producer } from 'kafkajs';
+import { createStoryConsumer } from '../src/consumers/story.consumer.js';
+import { logger, startBlogHarness, user, type BlogHarness } from './support.js';
+
+const suffix = randomUUID().slice(0, 8);
+const topic = `test.blog.stories.${suffix}`;
+
+function storyEvent(kind: 'storyCreated' | 'storyUpdated' | 'storyDeleted', storyId: string, published: boolean): EventPayloadInit {
+  const story = create(StorySnapshotSchema, { storyId, authorId: '1', title: 'A story', published });
+  return { case: kind, value: { story } } as EventPayloadInit;
+}
+
+describe('the stories consumer keeps the blog’s copy of published stories', () => {
+  let h: BlogHarness;
+  let kafka: Kafka;
+  let producer: Producer;
+  let consumer: EventConsumer;
+
+  beforeAll(async () => {
+    h = await startBlogHarness('inkwell_test_blog_consumer');
+    kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: `blog-test-${suffix}`, logger });
+    await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
+    producer = kafka.producer();
+    await producer.connect();
+    consumer = createStoryConsumer({ kafka, pool: h.pool, logger, topic, groupId: `blog-test-${suffix}` });
+    await consumer.start();
+  });
+
+  afterAll(async () => {
+    await consumer?.stop();
+    await producer?.disconnect();
+    if (kafka) {
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+    }
+    await h?.close();
+  });
+
+  async function send(payload: EventPayloadInit, key: string, occurredAt: Date, eventId: string = randomUUID()): Promise<string> {
+    const envelope = create(EventEnvelopeSchema, { eventId, key, occurredAt: timestampFromDate(occurredAt), payload });
+    await producer.send({ topic, messages: [{ key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) }] });
+    return eventId;
+  }
+
+  async function state(storyId: string): Promise<{ published: boolean; deleted: boolean } | undefined> {
+    const { rows } = await h.pool.query<{ published: boolean; deleted: boolean }>('SELECT published, deleted FROM known_stories WHERE id = $1', [storyId]);
+    return rows[0];
+  }
+
+  async function until(check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the consumer');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('lets a post link a story once its StoryUpdated says published, and not after it is deleted', async () => {
+    const t0 = Date.now();
+    await send(storyEvent('storyCreated', '9001', false), '9001', new Date(t0));
+    await until(async () => (await state('9001')) !== undefined);
+    await expect(h.client.createBlogPost({ title: 't', content: 'c', storyIds: ['9001'] }, user('1'))).rejects.toMatchObject({ details: [{ pointer: '/data/relationships/stories' }] });
+
+    await send(storyEvent('storyUpdated', '9001', true), '9001', new Date(t0 + 1));
+    await until(async () => (await state('9001'))?.published === true);
+    const { blogPost } = await h.client.createBlogPost({ title: 't', content: 'c', storyIds: ['9001'] }, user('1'));
+    expect(blogPost?.storyIds).toEqual(['9001']);
+
+    await send(storyEvent('storyDeleted', '9001', true), '9001', new Date(t0 + 2));
+    await until(async () => (await state('9001'))?.deleted === true);
+    expect((await h.client.getBlogPost({ id: blogPost!.id }, user('2'))).blogPost?.storyIds).toEqual([]);
+  });
+
+  it('ignores changes older than the one recorded, anything after deletion, and redeliveries', async () => {
+    const t0 = Date.now();
+    await send(storyEvent('storyCreated', '9002', false), '9002', new Date(t0));
+    await send(storyEvent('storyUpdated', '9002', true), '9002', new Date(t0 + 10));
+    // A stale update (older occurred_at) arriving late must not unpublish it.
+    await send(storyEvent('storyUpdated', '9002', false), '9002', new Date(t0 + 5));
+    const marker = await send(storyEvent('storyCreated', '9003', true), '9003', new Date(t0));
+    await until(async () => (await state('9003')) !== undefined);
+    expect(await state('9002')).toEqual({ published: true, deleted: false });
+
+    await send(storyEvent('storyDeleted', '9003', true), '9003', new Date(t0 + 20));
+    await send(storyEvent('storyUpdated', '9003', true), '9003', new Date(t0 + 30));
+    // Redelivering the first event (same id) changes nothing either.
+    await send(storyEvent('storyCreated', '9003', true), '9003', new Date(t0 + 40), marker);
+    await send(storyEvent('storyCreated', '9004', true), '9004', new Date(t0));
+    await until(async () => (await state('9004')) !== undefined);
+    expect(await state('9003')).toEqual({ published: false, deleted: true });
+  });
+});

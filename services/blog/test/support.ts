@@ -1,0 +1,67 @@
+import type pg from 'pg';
+import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
+import { createLogger } from '@inkwell/logging';
+import { BlogService } from '@inkwell/proto/blog';
+import { createRedis, type Redis } from '@inkwell/redis';
+import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { BLOG_SCHEMA, openBlogDatabase } from '../src/database.js';
+import { BlogPostRepository } from '../src/repositories/blog-post.repository.js';
+import { KnownStoryRepository } from '../src/repositories/known-story.repository.js';
+import { ViewRepository } from '../src/repositories/view.repository.js';
+import { createBlogServer } from '../src/server.js';
+import { BlogPostService } from '../src/services/blog-post.service.js';
+import { KnownStoryService } from '../src/services/known-story.service.js';
+
+/** A blog service on its own fresh database, served over real gRPC on a free port. */
+export interface BlogHarness {
+  pool: pg.Pool;
+  redis: Redis;
+  posts: BlogPostService;
+  client: GrpcClient<typeof BlogService>;
+  databaseUrl: string;
+  /** Records a story in the blog's copy, as the stories consumer would. */
+  story(id: string, published: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const logger = createLogger('blog-test');
+
+/** Starts the harness on database `name` (created if missing, its blog schema dropped first). */
+export async function startBlogHarness(name: string): Promise<BlogHarness> {
+  const stack = stackEnv();
+  const databaseUrl = await ensureDatabase(stack.databaseUrl, name);
+  await dropSchemas(databaseUrl, [BLOG_SCHEMA]);
+  const pool = await openBlogDatabase({ connectionString: databaseUrl, logger });
+  const redis = createRedis(stack.redisUrl, {}, logger);
+  const posts = new BlogPostService({ posts: new BlogPostRepository(pool), stories: new KnownStoryRepository(pool), views: new ViewRepository(redis), logger });
+  const server: GrpcServer = createBlogServer({ logger, posts });
+  const port = await server.listen('127.0.0.1:0');
+  const client = createGrpcClient(BlogService, `127.0.0.1:${port}`);
+  const known = new KnownStoryService(new KnownStoryRepository(pool));
+  return {
+    pool,
+    redis,
+    posts,
+    client,
+    databaseUrl,
+    story: (id, published) => known.record({ storyId: id, published, deleted: false, occurredAt: new Date() }),
+    async close() {
+      client.close();
+      await server.shutdown(1_000);
+      redis.disconnect();
+      await pool.end();
+    },
+  };
+}
+
+let requests = 0;
+
+/** The caller of a user token with the given scopes. */
+export function user(userId: string, scopes: string[] = ['write_blog_posts']): { caller: CallerContext } {
+  return { caller: { requestId: `req-${++requests}`, userId, appId: 'test-app', scopes } };
+}
+
+/** The caller of an app-only token. */
+export function app(appId: string): { caller: CallerContext } {
+  return { caller: { requestId: `req-${++requests}`, appId, scopes: [] } };
+}
