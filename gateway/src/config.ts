@@ -16,6 +16,7 @@ export const gatewayEnvSchema = z
     PUBLIC_BASE_URL: httpUrl.optional(),
     USERS_SERVICE_ADDR: hostPort.default('127.0.0.1:50051'),
     MESSAGING_SERVICE_ADDR: hostPort.default('127.0.0.1:50055'),
+    BLOG_SERVICE_ADDR: hostPort.default('127.0.0.1:50054'),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
@@ -28,6 +29,7 @@ export const gatewayEnvSchema = z
     backends: {
       users: env.USERS_SERVICE_ADDR,
       messaging: env.MESSAGING_SERVICE_ADDR,
+      blog: env.BLOG_SERVICE_ADDR,
     },
     redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,

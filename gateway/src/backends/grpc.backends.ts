@@ -1,4 +1,5 @@
 import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
+import { BlogService } from '@inkwell/proto/blog';
 import { MessagingService } from '@inkwell/proto/messaging';
 import { UsersService } from '@inkwell/proto/users';
 import type { GatewayConfig } from '../config.js';
@@ -7,6 +8,7 @@ import type { GatewayConfig } from '../config.js';
 export interface GrpcBackends {
   readonly users: GrpcClient<typeof UsersService>;
   readonly messaging: GrpcClient<typeof MessagingService>;
+  readonly blog: GrpcClient<typeof BlogService>;
 }
 
 /** Creates the clients of every configured backend. Connecting is lazy: a backend that is down fails calls and readiness, not startup. */
@@ -16,6 +18,8 @@ export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
     users: createGrpcClient(UsersService, config.backends.users, options),
     // A page of private messages may carry up to 16 MiB of text (the service's budget); grpc-js would refuse over 4 MiB.
     messaging: createGrpcClient(MessagingService, config.backends.messaging, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
+    // A post's content (1 MiB) renders to up to ~5 MiB of HTML, and a list page with content carries up to 16 MiB.
+    blog: createGrpcClient(BlogService, config.backends.blog, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
   };
 }
 
