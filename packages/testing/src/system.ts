@@ -46,6 +46,8 @@ export interface RunningSystem {
   /** Origin of the gateway, e.g. http://127.0.0.1:8080. */
   gatewayUrl: string;
   processes: RunningProcess[];
+  /** gRPC address (`127.0.0.1:<port>`) of every service started, by service name, e.g. `addresses.users`. */
+  addresses: Record<string, string>;
   /** Stops every process, gateway first. */
   stop(): Promise<void>;
 }
@@ -63,6 +65,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   };
   const started: RunningProcess[] = [];
   const addresses: Record<string, string> = {};
+  const addressesByName: Record<string, string> = {};
   try {
     for (const service of SERVICES) {
       const port = options.ports === 'fixed' ? service.defaultPort : await freePort();
@@ -82,6 +85,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         health.close();
       }
       addresses[service.addressVariable] = address;
+      addressesByName[service.name] = address;
     }
 
     const gatewayPort = options.ports === 'fixed' ? (options.gatewayPort ?? 8080) : await freePort();
@@ -95,7 +99,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
       }),
     );
-    return { apiUrl: `${gatewayUrl}/api/v1`, gatewayUrl, processes: started, stop: () => stopAll(started) };
+    return { apiUrl: `${gatewayUrl}/api/v1`, gatewayUrl, processes: started, addresses: addressesByName, stop: () => stopAll(started) };
   } catch (error) {
     await stopAll(started);
     throw error;

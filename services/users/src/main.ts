@@ -1,15 +1,20 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
+import { createRedis } from '@inkwell/redis';
 import { loadUsersConfig } from './config.js';
-import { UserRepository } from './repositories/user.repository.js';
-import { seedDemoUsers } from './seed.js';
+import { RedisRevocationNotifier } from './repositories/revocation.notifier.js';
+import { seedDemoData } from './seed.js';
 import { createUsersServer } from './server.js';
-import { UserService } from './services/user.service.js';
+import { createUsersServices } from './services.js';
 
 const SCHEMA = 'users';
 const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
+/** How often idle sign-in back-off counters are deleted. */
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Composition root of the users service: config → pool → repositories → services → server. */
 async function main(): Promise<void> {
@@ -17,22 +22,35 @@ async function main(): Promise<void> {
   const config = loadUsersConfig();
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-users', logger });
   await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
+  const redis = createRedis(config.REDIS_URL, {}, logger);
 
-  const users = new UserService(new UserRepository(pool));
-  if (config.SEED_DEMO_DATA) await seedDemoUsers(users, logger);
+  const services = createUsersServices(pool, new RedisRevocationNotifier(redis, logger));
+  if (config.SEED_DEMO_DATA) {
+    const credentials = await seedDemoData(services, logger);
+    if (config.DEMO_CREDENTIALS_FILE !== undefined) {
+      await mkdir(dirname(config.DEMO_CREDENTIALS_FILE), { recursive: true });
+      await writeFile(config.DEMO_CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    }
+  }
+  const prune = setInterval(() => {
+    services.accounts.pruneSignInCounters().catch((error: unknown) => logger.warn({ err: error }, 'could not prune sign-in counters'));
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-users', logger });
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
 
-  const server = createUsersServer({ logger, users });
+  const server = createUsersServer({ logger, services });
   const port = await server.listen(`${config.USERS_GRPC_HOST}:${config.USERS_GRPC_PORT}`);
   logger.info({ port }, 'users service listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    clearInterval(prune);
     await server.shutdown(5_000);
     await relay.stop();
+    redis.disconnect();
     await pool.end();
     process.exit(0);
   };

@@ -1,16 +1,24 @@
 import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { UsersService } from '@inkwell/proto/users';
-import type { UserService } from './services/user.service.js';
-import { userHandlers } from './transport/user.handlers.js';
+import type { UsersServices } from './services.js';
+import { accountHandlers } from './transport/account.handlers.js';
+import { followHandlers } from './transport/follow.handlers.js';
+import { oauthHandlers } from './transport/oauth.handlers.js';
+import { personalTokenHandlers } from './transport/personal-token.handlers.js';
 
 /** What the users gRPC server needs, already constructed. */
 export interface UsersServerDeps {
   logger: Logger;
-  users: UserService;
+  services: UsersServices;
 }
 
 /** Builds the users gRPC server (UsersService + health) without listening: tests start it on port 0. */
-export function createUsersServer(deps: UsersServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger }).add(UsersService, userHandlers(deps.users));
+export function createUsersServer({ logger, services }: UsersServerDeps): GrpcServer {
+  return createGrpcServer({ logger }).add(UsersService, {
+    ...accountHandlers(services.accounts),
+    ...followHandlers(services.follows),
+    ...oauthHandlers(services.clients, services.tokens),
+    ...personalTokenHandlers(services.personalTokens),
+  });
 }

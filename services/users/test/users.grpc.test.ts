@@ -1,71 +1,70 @@
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type pg from 'pg';
 import { ErrorCode } from '@inkwell/errors';
-import { createGrpcClient, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
-import { eventsMigrations } from '@inkwell/events';
-import { createPool, migrate } from '@inkwell/pg';
-import { UsersService } from '@inkwell/proto/users';
-import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
-import { UserRepository } from '../src/repositories/user.repository.js';
-import { createUsersServer } from '../src/server.js';
-import { UserService } from '../src/services/user.service.js';
+import { seedDemoData } from '../src/seed.js';
+import { as, startUsersHarness, type UsersHarness } from './users.harness.js';
 
-const SCHEMA = 'users';
-const logger = createLogger('users-test');
-
-describe('UsersService over gRPC', () => {
-  let pool: pg.Pool;
-  let server: GrpcServer;
-  let client: GrpcClient<typeof UsersService>;
-  let users: UserService;
+describe('UsersService over gRPC: users and the demo seed', () => {
+  let h: UsersHarness;
 
   beforeAll(async () => {
-    const url = await ensureDatabase(stackEnv().databaseUrl, 'inkwell_test_users_grpc');
-    await dropSchemas(url, [SCHEMA]);
-    pool = createPool({ connectionString: url, schema: SCHEMA });
-    await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
-    users = new UserService(new UserRepository(pool));
-    server = createUsersServer({ logger, users });
-    const port = await server.listen('127.0.0.1:0');
-    client = createGrpcClient(UsersService, `127.0.0.1:${port}`);
+    h = await startUsersHarness('inkwell_test_users_grpc');
   });
 
   afterAll(async () => {
-    client?.close();
-    await server?.shutdown(1_000);
-    await pool?.end();
+    await h?.close();
   });
 
   it('returns a registered user, with the e-mail only for the user themself holding read_user', async () => {
-    const ada = await users.ensureUser({ name: 'ada-grpc', email: 'ada-grpc@example.org', password: 'pw-123456789', bio: 'Hello *there*' });
+    const ada = await h.services.accounts.ensureUser({ name: 'ada-grpc', email: 'ada-grpc@example.org', password: 'pw-123456789', bio: 'Hello *there*' });
 
-    const anonymous = await client.getUser({ id: ada.id }, { caller: { requestId: 'r1', scopes: [] } });
+    const anonymous = await h.client.getUser({ id: ada.id }, as(undefined));
     expect(anonymous.user?.name).toBe('ada-grpc');
     expect(anonymous.user?.bioHtml).toBe('<p>Hello <em>there</em></p>');
     expect(anonymous.user?.email).toBeUndefined();
 
-    const self = await client.getUser({ id: ada.id }, { caller: { requestId: 'r2', userId: ada.id, scopes: ['read_user'] } });
+    const self = await h.client.getUser({ id: ada.id }, as(ada.id, ['read_user']));
     expect(self.user?.email).toBe('ada-grpc@example.org');
 
-    const selfWithoutScope = await client.getUser({ id: ada.id }, { caller: { requestId: 'r3', userId: ada.id, scopes: [] } });
+    const selfWithoutScope = await h.client.getUser({ id: ada.id }, as(ada.id));
     expect(selfWithoutScope.user?.email).toBeUndefined();
   });
 
   it('answers NOT_FOUND for an unknown id', async () => {
-    await expect(client.getUser({ id: '987654321' }, { caller: { requestId: 'r4', scopes: [] } })).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(h.client.getUser({ id: '987654321' }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
   });
 
   it('seeds idempotently: the same name twice is one user', async () => {
-    const first = await users.ensureUser({ name: 'twice', email: 'twice@example.org', password: 'pw-123456789' });
-    const second = await users.ensureUser({ name: 'TWICE', email: 'other@example.org', password: 'pw-123456789' });
+    const first = await h.services.accounts.ensureUser({ name: 'twice', email: 'twice@example.org', password: 'pw-123456789' });
+    const second = await h.services.accounts.ensureUser({ name: 'TWICE', email: 'other@example.org', password: 'pw-123456789' });
     expect(second.id).toBe(first.id);
   });
 
   it('writes a UserCreated event to the outbox in the same transaction as the user', async () => {
-    const created = await users.ensureUser({ name: 'evented', email: 'evented@example.org', password: 'pw-123456789' });
-    const { rows } = await pool.query<{ key: string; topic: string }>("SELECT key, topic FROM outbox WHERE key = $1", [created.id]);
-    expect(rows).toEqual([{ key: created.id, topic: 'users.user.v1' }]);
+    const created = await h.services.accounts.ensureUser({ name: 'evented', email: 'evented@example.org', password: 'pw-123456789' });
+    const { rows } = await h.pool.query<{ key: string; topic: string; type: string }>('SELECT key, topic, type FROM outbox WHERE key = $1', [created.id]);
+    expect(rows).toEqual([{ key: created.id, topic: 'users.user.v1', type: 'inkwell.users.v1.UserCreated' }]);
+  });
+
+  it('demo seed: a working token for ada with every scope and app credentials; a re-run revokes the previous token and keeps the app', async () => {
+    const logger = createLogger('seed-test');
+    const first = await seedDemoData(h.services, logger);
+    expect(first.user.name).toBe('ada');
+    expect(first.personalToken.scopes).toHaveLength(11);
+    const resolved = await h.client.getAccessToken({ accessToken: first.personalToken.token }, as(undefined));
+    expect(resolved.token).toMatchObject({ userId: first.user.id, personal: true, clientId: '' });
+    expect(await h.client.verifyClientSecret({ clientId: first.app.clientId, clientSecret: first.app.clientSecret }, as(undefined))).toMatchObject({
+      client: { name: 'Inkwell demo app', confidential: true, ownerUserId: first.user.id },
+    });
+
+    const second = await seedDemoData(h.services, logger);
+    expect(second.personalToken.token).not.toBe(first.personalToken.token);
+    expect(second.app.clientId).toBe(first.app.clientId);
+    await expect(h.client.getAccessToken({ accessToken: first.personalToken.token }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED });
+    await expect(h.client.verifyClientSecret({ clientId: first.app.clientId, clientSecret: first.app.clientSecret }, as(undefined))).rejects.toMatchObject({
+      code: ErrorCode.UNAUTHENTICATED,
+    });
+    expect((await h.client.getAccessToken({ accessToken: second.personalToken.token }, as(undefined))).token?.userId).toBe(second.user.id);
+    expect(await h.services.personalTokens.list(second.user.id)).toHaveLength(1);
   });
 });

@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { AppError, ErrorCode } from '@inkwell/errors';
+import { constraintName, translatePgError, withTransaction } from '@inkwell/pg';
 import { appendEvent } from '@inkwell/events';
-import { Topics } from '@inkwell/proto/topics';
 import type { User } from '../domain/user.js';
-import { userCreated } from '../events/user.events.js';
+import { userCreated, userUpdated } from '../events/user.events.js';
 
 /** A user row as stored, before the domain shapes it. */
 interface UserRow {
@@ -28,7 +28,22 @@ export interface NewUser {
   bioHtml: string;
 }
 
+/** A profile change; absent fields stay as they are. */
+export interface UserChanges {
+  email?: string;
+  bio?: { text: string; html: string };
+}
+
+/** A user together with the stored password hash, for sign-in only. */
+export interface UserCredentials {
+  user: User;
+  passwordHash: string;
+}
+
 const COLUMNS = 'id, name, email, bio, bio_html, num_followers, num_following, num_stories, num_blog_posts, date_joined';
+
+/** The unique indexes of users, and the attribute each one is about. */
+const UNIQUE_FIELDS: Readonly<Record<string, 'name' | 'email'>> = { users_name_key: 'name', users_email_key: 'email' };
 
 function toUser(row: UserRow): User {
   return {
@@ -43,6 +58,16 @@ function toUser(row: UserRow): User {
     numBlogPosts: row.num_blog_posts,
     dateJoined: row.date_joined,
   };
+}
+
+/** A taken name or e-mail as ALREADY_EXISTS naming the attribute; anything else translated as usual. */
+function translateUserError(error: unknown): AppError {
+  const field = UNIQUE_FIELDS[constraintName(error) ?? ''];
+  if (field === undefined) return translatePgError(error);
+  return new AppError(ErrorCode.ALREADY_EXISTS, `This ${field === 'name' ? 'name' : 'e-mail address'} is already taken.`, {
+    cause: error,
+    details: [{ reason: 'conflict', pointer: `/data/attributes/${field}`, detail: `This ${field === 'name' ? 'name' : 'e-mail address'} is already taken.` }],
+  });
 }
 
 /** SQL access to the `users` table of the users schema. */
@@ -70,8 +95,25 @@ export class UserRepository {
   }
 
   /**
+   * The user whose name or e-mail address is `login` (case-insensitive) with their password
+   * hash, or undefined. Names cannot contain "@", so a login matches at most one user.
+   */
+  async findCredentials(login: string): Promise<UserCredentials | undefined> {
+    try {
+      const { rows } = await this.pool.query<UserRow & { password_hash: string }>(
+        `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(name) = lower($1) OR lower(email) = lower($1) LIMIT 1`,
+        [login],
+      );
+      const row = rows[0];
+      return row && { user: toUser(row), passwordHash: row.password_hash };
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
    * Creates a user and, in the same transaction, the `UserCreated` event. A taken name or
-   * e-mail address is ALREADY_EXISTS.
+   * e-mail address is ALREADY_EXISTS with a `conflict` detail pointing at the attribute.
    */
   async create(user: NewUser): Promise<User> {
     try {
@@ -81,11 +123,34 @@ export class UserRepository {
           [user.name, user.email, user.passwordHash, user.bio, user.bioHtml],
         );
         const created = toUser(rows[0]!);
-        await appendEvent(client, { topic: Topics.usersUser, key: created.id, payload: userCreated(created) });
+        await appendEvent(client, { key: created.id, payload: userCreated(created) });
         return created;
       });
     } catch (error) {
-      throw translatePgError(error);
+      throw translateUserError(error);
+    }
+  }
+
+  /**
+   * Applies `changes` to user `id` and writes `UserUpdated` in the same transaction. Undefined
+   * when there is no such user; a taken e-mail address is ALREADY_EXISTS.
+   */
+  async update(id: string, changes: UserChanges): Promise<User | undefined> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<UserRow>(
+          `UPDATE users SET email = coalesce($2, email), bio = coalesce($3, bio), bio_html = coalesce($4, bio_html), date_modified = now()
+           WHERE id = $1 RETURNING ${COLUMNS}`,
+          [id, changes.email ?? null, changes.bio?.text ?? null, changes.bio?.html ?? null],
+        );
+        const row = rows[0];
+        if (!row) return undefined;
+        const updated = toUser(row);
+        await appendEvent(client, { key: updated.id, payload: userUpdated(updated) });
+        return updated;
+      });
+    } catch (error) {
+      throw translateUserError(error);
     }
   }
 }

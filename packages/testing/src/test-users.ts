@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { generateToken } from '@inkwell/auth-tokens';
+import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
+import { UsersService } from '@inkwell/proto/users';
+import type { RunningSystem } from './system.js';
+
+/** Where the users service is: a running system (its `addresses.users`) or a gRPC address `host:port`. */
+export type UsersTarget = Pick<RunningSystem, 'addresses'> | string;
+
+/** Options of {@link createTestUser}. */
+export interface TestUserOptions {
+  /** Default: a unique name (`u<time><random>`). Letters, digits, `_`, `-`, `.`; at most 64 characters. */
+  name?: string;
+  /** Scopes of the user's token; default none (reads public data only). */
+  scopes?: readonly string[];
+  /** Markdown bio; default none. */
+  bio?: string;
+}
+
+/** A registered user with a personal access token. */
+export interface TestUser {
+  id: string;
+  name: string;
+  email: string;
+  /** The account's password (for sign-in tests). */
+  password: string;
+  /** A personal access token (`iwk_pat_…`) of this user with the requested scopes: `Authorization: Bearer <token>`. */
+  token: string;
+}
+
+/** Options of {@link createAppToken}. */
+export interface AppTokenOptions {
+  /** Scopes of the app-only token; default none. */
+  scopes?: readonly string[];
+  /** The app's name; default a unique one. */
+  name?: string;
+  /** Lifetime of the token in seconds; default 3600 (contract §5). */
+  expiresInSeconds?: number;
+}
+
+/** A confidential app (operator-created) and an app-only access token of it, as client credentials would issue. */
+export interface AppToken {
+  clientId: string;
+  clientSecret: string;
+  /** `iwk_at_…`: no user; reads public data; user-scoped requests with it are 401/403 (contract §5). */
+  token: string;
+}
+
+function uniqueName(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+}
+
+async function withUsers<T>(target: UsersTarget, fn: (users: GrpcClient<typeof UsersService>) => Promise<T>): Promise<T> {
+  const address = typeof target === 'string' ? target : target.addresses.users;
+  if (address === undefined) throw new Error('the system has no users service address');
+  const users = createGrpcClient(UsersService, address, { defaultDeadlineMs: 15_000 });
+  try {
+    return await fn(users);
+  } finally {
+    users.close();
+  }
+}
+
+const operator = { caller: { requestId: 'test-helper', scopes: [] } };
+
+/**
+ * Registers a user through the users service's gRPC API and mints a personal access token for
+ * them with `scopes`, so an end-to-end test can call the API as that user at once:
+ * `fetch(url, { headers: { authorization: `Bearer ${user.token}` } })`. Names are unique per call
+ * unless given; the e-mail is `<name>@example.test`.
+ */
+export async function createTestUser(target: UsersTarget, options: TestUserOptions = {}): Promise<TestUser> {
+  const name = options.name ?? uniqueName('u');
+  const email = `${name.toLowerCase()}@example.test`;
+  const password = `pw-${randomBytes(12).toString('base64url')}`;
+  return withUsers(target, async (users) => {
+    const { user } = await users.registerUser({ name, email, password }, operator);
+    if (user === undefined) throw new Error('RegisterUser returned no user');
+    if (options.bio !== undefined && options.bio !== '') {
+      await users.updateUser({ id: user.id, bio: options.bio }, { caller: { requestId: 'test-helper', userId: user.id, scopes: ['write_user'] } });
+    }
+    const { token } = await users.createPersonalToken({ userId: user.id, name: 'test token', scopes: [...(options.scopes ?? [])] }, operator);
+    return { id: user.id, name: user.name, email, password, token };
+  });
+}
+
+/**
+ * Creates an operator-owned confidential app and stores an app-only access token for it directly
+ * in the users service (SaveTokens), as the gateway's client-credentials grant would. Use it to
+ * test what an app without a user may do.
+ */
+export async function createAppToken(target: UsersTarget, options: AppTokenOptions = {}): Promise<AppToken> {
+  return withUsers(target, async (users) => {
+    const { client, clientSecret } = await users.createClient(
+      { name: options.name ?? uniqueName('test app '), redirectUris: ['http://127.0.0.1/callback'], confidential: true },
+      operator,
+    );
+    if (client === undefined) throw new Error('CreateClient returned no client');
+    const token = generateToken('accessToken');
+    await users.saveTokens({ accessToken: token, accessExpiresAt: inSeconds(options.expiresInSeconds ?? 3600), clientId: client.id, scopes: [...(options.scopes ?? [])] }, operator);
+    return { clientId: client.id, clientSecret, token };
+  });
+}
+
+function inSeconds(seconds: number): { seconds: bigint; nanos: number } {
+  return { seconds: BigInt(Math.floor(Date.now() / 1000) + seconds), nanos: 0 };
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+
+/** An OAuth client ("application") without its secret. */
+export interface OAuthClient {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  confidential: boolean;
+  /** Undefined for clients created by the operator. */
+  ownerUserId?: string;
+  dateCreated: Date;
+}
+
+/** A stored authorization code (the code itself is only kept as a hash). */
+export interface AuthorizationCode {
+  id: string;
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string;
+  codeChallengeMethod: string;
+  expiresAt: Date;
+}
+
+/** What an access token (OAuth or personal) stands for. */
+export interface AccessTokenInfo {
+  tokenId: string;
+  tokenHash: string;
+  /** Undefined for app-only tokens. */
+  userId?: string;
+  /** Undefined for personal tokens. */
+  clientId?: string;
+  scopes: string[];
+  /** Undefined for a personal token without expiry. */
+  expiresAt?: Date;
+  personal: boolean;
+  dateCreated: Date;
+}
+
+/** What a refresh token stands for. */
+export interface RefreshTokenInfo {
+  tokenId: string;
+  userId?: string;
+  clientId: string;
+  scopes: string[];
+  expiresAt: Date;
+  familyId: string;
+  dateCreated: Date;
+}
+
+/** A personal access token as its owner sees it in a list. */
+export interface PersonalToken {
+  id: string;
+  userId: string;
+  name: string;
+  scopes: string[];
+  dateCreated: Date;
+  expiresAt?: Date;
+}
+
+/** Limits on client registrations. */
+export const CLIENT_LIMITS = { maxNameLength: 100, maxRedirectUris: 10, maxRedirectUriLength: 2000 } as const;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** A fresh client id: 16 random bytes in base64url (22 characters); not sequential, not guessable. */
+export function newClientId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * Why `uri` cannot be a redirect URI, or undefined when it can. Redirect URIs are compared by
+ * exact string equality, so they must be absolute and without a fragment (RFC 6749 §3.1.2);
+ * `https` anywhere, `http` only on loopback hosts (local development and native apps, RFC 8252
+ * §7.3), or a private-use scheme with a dot in it (`com.example.app:/cb`, RFC 8252 §7.1).
+ */
+export function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length === 0 || uri.length > CLIENT_LIMITS.maxRedirectUriLength) return `A redirect URI has 1 to ${CLIENT_LIMITS.maxRedirectUriLength} characters.`;
+  if (/\s/.test(uri)) return 'A redirect URI contains no spaces.';
+  let parsed: URL;
+  try {
+    parsed = new URL(uri);
+  } catch {
+    return 'A redirect URI must be an absolute URI.';
+  }
+  if (uri.includes('#')) return 'A redirect URI must not contain a fragment.';
+  if (parsed.username !== '' || parsed.password !== '') return 'A redirect URI must not contain credentials.';
+  const scheme = parsed.protocol.slice(0, -1);
+  if (scheme === 'https') return undefined;
+  if (scheme === 'http') return LOOPBACK_HOSTS.has(parsed.hostname) ? undefined : 'http redirect URIs are allowed only for loopback hosts; use https.';
+  if (scheme.includes('.') && !/^(javascript|data|file|vbscript)$/i.test(scheme)) return undefined;
+  return 'A redirect URI uses https, http on a loopback host, or a private-use scheme like com.example.app.';
+}
+
+/** PKCE methods of RFC 7636. */
+export const CODE_CHALLENGE_METHODS = ['S256', 'plain'] as const;
+
+/** True when `expiresAt` is unset (never) or still in the future at `now`. */
+export function notExpired(expiresAt: Date | undefined, now: Date): boolean {
+  return expiresAt === undefined || expiresAt.getTime() > now.getTime();
+}

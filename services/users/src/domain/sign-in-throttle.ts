@@ -1,0 +1,77 @@
+/**
+ * Back-off after failed sign-ins. Every sign-in attempt reserves one attempt on two counters
+ * before the password is checked: one per login string (name or e-mail as typed, lower-cased)
+ * and, when the login names an existing user, one per account. Reserving before checking makes
+ * the limit exact under concurrency: at most `maxAttempts` passwords are ever checked
+ * per counter and window, however many requests arrive at once. A successful sign-in clears both
+ * counters. The attempt after the last allowed one locks the counter for an increasing delay.
+ */
+export const SIGN_IN_POLICY = {
+  /** Attempts without success allowed per counter and window. */
+  maxAttempts: 5,
+  /** Length of the window in which attempts are counted. */
+  windowMs: 15 * 60 * 1000,
+  /** First lock; each further lock of the same counter doubles it. */
+  firstLockMs: 30 * 1000,
+  /** Longest lock. */
+  maxLockMs: 15 * 60 * 1000,
+  /** A counter untouched this long forgets its earlier locks (and is deleted). */
+  forgetAfterMs: 24 * 60 * 60 * 1000,
+} as const;
+
+/** How long the `lockouts`-th lock (0-based) of one counter lasts: 30 s, 1 min, 2 min, … up to 15 min. */
+export function lockDurationMs(lockouts: number): number {
+  const exponent = Math.min(Math.max(lockouts, 0), 30);
+  return Math.min(SIGN_IN_POLICY.firstLockMs * 2 ** exponent, SIGN_IN_POLICY.maxLockMs);
+}
+
+/** The counter key of a login string: case and surrounding spaces do not make a new counter. */
+export function loginThrottleKey(login: string): string {
+  return `login:${login.trim().toLowerCase()}`;
+}
+
+/** The counter key of an account. */
+export function accountThrottleKey(userId: string): string {
+  return `user:${userId}`;
+}
+
+/** One back-off counter as stored. */
+export interface ThrottleState {
+  attempts: number;
+  windowStartedAt: Date;
+  lockedUntil?: Date;
+  /** How many times this counter has been locked (drives the doubling). */
+  lockouts: number;
+  updatedAt: Date;
+}
+
+/** The decision of {@link reserveAttempt}: the counter's next state and whether the attempt may go ahead. */
+export interface Reservation {
+  state: ThrottleState;
+  allowed: boolean;
+  /** When refused: when the counter unlocks. */
+  lockedUntil?: Date;
+}
+
+/**
+ * Reserves one sign-in attempt on a counter (`current` undefined: a new counter) at `now`.
+ * Refused while locked (the state is unchanged). Otherwise the attempt is counted in the current
+ * window (a new window once the last is over); the attempt after `maxAttempts` locks the counter
+ * instead, for {@link lockDurationMs} of its lock count, and starts a fresh window for after the lock.
+ * A counter idle for `forgetAfterMs` forgets its lock count.
+ */
+export function reserveAttempt(current: ThrottleState | undefined, now: Date): Reservation {
+  const at = now.getTime();
+  const state: ThrottleState = current ?? { attempts: 0, windowStartedAt: now, lockouts: 0, updatedAt: now };
+  if (state.lockedUntil !== undefined && state.lockedUntil.getTime() > at) {
+    return { state, allowed: false, lockedUntil: state.lockedUntil };
+  }
+  const lockouts = at - state.updatedAt.getTime() > SIGN_IN_POLICY.forgetAfterMs ? 0 : state.lockouts;
+  const windowOver = at - state.windowStartedAt.getTime() >= SIGN_IN_POLICY.windowMs;
+  const attempts = (windowOver ? 0 : state.attempts) + 1;
+  if (attempts > SIGN_IN_POLICY.maxAttempts) {
+    const lockedUntil = new Date(at + lockDurationMs(lockouts));
+    return { state: { attempts: 0, windowStartedAt: now, lockedUntil, lockouts: lockouts + 1, updatedAt: now }, allowed: false, lockedUntil };
+  }
+  return { state: { attempts, windowStartedAt: windowOver ? now : state.windowStartedAt, lockouts, updatedAt: now }, allowed: true };
+}

@@ -1,0 +1,39 @@
+import type pg from 'pg';
+import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
+import { FollowRepository } from './repositories/follow.repository.js';
+import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
+import type { RevocationNotifier } from './repositories/revocation.notifier.js';
+import { SignInThrottleRepository } from './repositories/sign-in-throttle.repository.js';
+import { TokenRepository } from './repositories/token.repository.js';
+import { UserRepository } from './repositories/user.repository.js';
+import { AccountService } from './services/account.service.js';
+import { FollowService } from './services/follow.service.js';
+import { OAuthClientService } from './services/oauth-client.service.js';
+import { OAuthTokenService } from './services/oauth-token.service.js';
+import { PersonalTokenService } from './services/personal-token.service.js';
+
+/** Every service of the users domain, wired to its repositories. */
+export interface UsersServices {
+  accounts: AccountService;
+  follows: FollowService;
+  clients: OAuthClientService;
+  tokens: OAuthTokenService;
+  personalTokens: PersonalTokenService;
+}
+
+/**
+ * Wires repositories → services over `pool` (a pool of the users schema). Shared by the two
+ * composition roots, the gRPC server (main.ts) and the operator CLI, and by the tests.
+ */
+export function createUsersServices(pool: pg.Pool, notifier: RevocationNotifier): UsersServices {
+  const users = new UserRepository(pool);
+  const tokens = new TokenRepository(pool);
+  const clients = new OAuthClientRepository(pool);
+  return {
+    accounts: new AccountService(users, new SignInThrottleRepository(pool)),
+    follows: new FollowService(new FollowRepository(pool), users),
+    clients: new OAuthClientService(clients, users, notifier),
+    tokens: new OAuthTokenService(tokens, new AuthorizationCodeRepository(pool), clients, users, notifier),
+    personalTokens: new PersonalTokenService(tokens, users, notifier),
+  };
+}

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, ErrorCode } from '@inkwell/errors';
+import { renderMarkdown } from '@inkwell/markdown';
+import { bioProblem, emailProblem, nameProblem, normalizeEmail, normalizeName, passwordProblem } from '../domain/account.js';
+import { hashPassword, verifyPassword } from '../domain/password.js';
+import { accountThrottleKey, loginThrottleKey, SIGN_IN_POLICY } from '../domain/sign-in-throttle.js';
+import { isUserId, visibleTo, type User, type Viewer, type VisibleUser } from '../domain/user.js';
+import type { SignInThrottleRepository } from '../repositories/sign-in-throttle.repository.js';
+import type { UserRepository } from '../repositories/user.repository.js';
+
+/** What it takes to register an account. */
+export interface Registration {
+  name: string;
+  email: string;
+  password: string;
+  bio?: string;
+}
+
+/** A profile change of the caller's own account; absent fields stay unchanged. */
+export interface ProfileChanges {
+  bio?: string;
+  email?: string;
+}
+
+/** The caller as the account rules see it. */
+export type Caller = Viewer;
+
+/**
+ * Sign-in refused because of repeated failures (RESOURCE_EXHAUSTED, `rate_limited`). The
+ * transport turns `retryAfterSeconds` into a `retry-after` response header.
+ */
+export class SignInLockedError extends AppError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    const detail = `Too many failed sign-in attempts. Try again in ${retryAfterSeconds} seconds.`;
+    super(ErrorCode.RESOURCE_EXHAUSTED, detail, { details: [{ reason: 'rate_limited', detail }] });
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** Wrong login or password: one error for both, so sign-in does not reveal which accounts exist. */
+function invalidCredentials(): AppError {
+  return new AppError(ErrorCode.UNAUTHENTICATED, 'The name or e-mail address and password do not match.', {
+    details: [{ reason: 'invalid_credentials' }],
+  });
+}
+
+function validated(problems: [pointer: string, problem: string | undefined][]): void {
+  const details = problems.flatMap(([pointer, detail]) => (detail === undefined ? [] : [{ reason: 'validation_failed', pointer, detail }]));
+  if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail, { details });
+}
+
+/** The rules about accounts: registration, sign-in with back-off, profiles and their visibility. */
+export class AccountService {
+  /** A hash to verify against when the login is unknown, so that both cases cost one scrypt. */
+  #dummyHash: Promise<string> | undefined;
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly throttles: SignInThrottleRepository,
+  ) {
+    // Computed up front so that the first unknown login is not slower than later ones.
+    void this.#dummy().catch(() => undefined);
+  }
+
+  /** The user `id` as `viewer` may see it; NOT_FOUND for unknown or malformed ids. */
+  async getUser(id: string, viewer: Viewer): Promise<VisibleUser> {
+    return visibleTo(await this.#existing(id), viewer);
+  }
+
+  /**
+   * The user with this id or (case-insensitive) name, e-mail included: for the operator CLI.
+   * NOT_FOUND when there is none.
+   */
+  async findUser(idOrName: string): Promise<User> {
+    const user = isUserId(idOrName) ? await this.users.findById(idOrName) : await this.users.findByName(normalizeName(idOrName));
+    if (!user) throw AppError.notFound('user');
+    return user;
+  }
+
+  /**
+   * Registers an account. Every invalid attribute is reported at once (INVALID_ARGUMENT,
+   * `validation_failed` with a pointer per attribute); a taken name or e-mail address (regardless
+   * of case) is ALREADY_EXISTS. The new user is returned with the e-mail: the registrant is the caller.
+   */
+  async register(registration: Registration): Promise<User> {
+    const name = normalizeName(registration.name);
+    const email = normalizeEmail(registration.email);
+    const bio = registration.bio ?? '';
+    validated([
+      ['/data/attributes/name', nameProblem(name)],
+      ['/data/attributes/email', emailProblem(email)],
+      ['/data/attributes/password', passwordProblem(registration.password)],
+      ['/data/attributes/bio', bioProblem(bio)],
+    ]);
+    return this.users.create({ name, email, passwordHash: await hashPassword(registration.password), bio, bioHtml: renderMarkdown(bio) });
+  }
+
+  /**
+   * Registers `registration` unless its name is taken, in which case the existing user is kept
+   * and returned: used by the demo seed so that running it twice changes nothing.
+   */
+  async ensureUser(registration: Registration): Promise<User> {
+    return (await this.users.findByName(normalizeName(registration.name))) ?? this.register(registration);
+  }
+
+  /**
+   * Signs in with a name or e-mail address and a password. Unknown logins and wrong passwords
+   * are the same UNAUTHENTICATED `invalid_credentials` and cost the same scrypt verification.
+   * Each attempt first reserves a try on the login's counter and the account's counter (see
+   * domain/sign-in-throttle.ts); a locked counter refuses with SignInLockedError before any
+   * password is checked. Success clears both counters.
+   */
+  async authenticate(login: string, password: string): Promise<User> {
+    const trimmed = login.trim();
+    const keys = [loginThrottleKey(trimmed)];
+    await this.#reserve(keys[0]!);
+    const credentials = trimmed === '' ? undefined : await this.users.findCredentials(trimmed);
+    if (credentials) {
+      keys.push(accountThrottleKey(credentials.user.id));
+      await this.#reserve(keys[1]!);
+    }
+    const matches = await verifyPassword(password, credentials?.passwordHash ?? (await this.#dummy()));
+    if (!credentials || !matches) throw invalidCredentials();
+    await this.throttles.clear(keys);
+    return credentials.user;
+  }
+
+  /**
+   * Changes the caller's own bio and/or e-mail address. PERMISSION_DENIED (`forbidden`) for
+   * anyone else's account; invalid values are `validation_failed`; a taken e-mail ALREADY_EXISTS.
+   * Writes UserUpdated. The result is what the caller may see (e-mail with read_user).
+   */
+  async updateProfile(caller: Caller, id: string, changes: ProfileChanges): Promise<VisibleUser> {
+    if (caller.userId === undefined || caller.userId !== id) throw AppError.forbidden('You can change only your own account.');
+    const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
+    validated([
+      ['/data/attributes/email', email === undefined ? undefined : emailProblem(email)],
+      ['/data/attributes/bio', changes.bio === undefined ? undefined : bioProblem(changes.bio)],
+    ]);
+    const updated = await this.users.update(id, {
+      ...(email === undefined ? {} : { email }),
+      ...(changes.bio === undefined ? {} : { bio: { text: changes.bio, html: renderMarkdown(changes.bio) } }),
+    });
+    if (!updated) throw AppError.notFound('user');
+    return visibleTo(updated, caller);
+  }
+
+  /** Deletes back-off counters idle for a day (unknown logins would pile up); returns how many. */
+  async pruneSignInCounters(): Promise<number> {
+    return this.throttles.prune(SIGN_IN_POLICY.forgetAfterMs);
+  }
+
+  async #existing(id: string): Promise<User> {
+    const user = isUserId(id) ? await this.users.findById(id) : undefined;
+    if (!user) throw AppError.notFound('user');
+    return user;
+  }
+
+  async #reserve(key: string): Promise<void> {
+    const reservation = await this.throttles.reserve(key);
+    if (!reservation.allowed) {
+      const waitMs = (reservation.lockedUntil?.getTime() ?? Date.now()) - Date.now();
+      throw new SignInLockedError(Math.max(1, Math.ceil(waitMs / 1000)));
+    }
+  }
+
+  #dummy(): Promise<string> {
+    this.#dummyHash ??= hashPassword(randomBytes(32).toString('base64url'));
+    this.#dummyHash.catch(() => {
+      this.#dummyHash = undefined;
+    });
+    return this.#dummyHash;
+  }
+}

@@ -1,0 +1,72 @@
+import { AppError, ErrorCode } from '@inkwell/errors';
+import { decodeFollowPosition, encodeFollowPosition, FOLLOW_PAGE, type Follow, type FollowDirection } from '../domain/follow.js';
+import { isUserId, type Viewer } from '../domain/user.js';
+import type { FollowRepository } from '../repositories/follow.repository.js';
+import type { UserRepository } from '../repositories/user.repository.js';
+
+/** One page of follows; `nextAfter` is absent on the last page. */
+export interface FollowList {
+  follows: Follow[];
+  nextAfter?: string;
+}
+
+const FOLLOWED_POINTER = '/data/relationships/followed';
+
+/**
+ * The rules about follows (story-api.md POST /users/:id/following, DELETE …/:following_id;
+ * contract §3, §7, §10): only the follower themself may follow or unfollow; following twice is a
+ * conflict; following yourself or a user that does not exist fails validation on the `followed`
+ * relationship. Counts and events are kept exact by the repository (see FollowRepository).
+ */
+export class FollowService {
+  constructor(
+    private readonly follows: FollowRepository,
+    private readonly users: UserRepository,
+  ) {}
+
+  /** `caller` (who must be `followerId`) follows `followedId`. */
+  async follow(caller: Viewer, followerId: string, followedId: string): Promise<Follow> {
+    requireSelf(caller, followerId);
+    if (followedId === followerId) throw AppError.validation(FOLLOWED_POINTER, 'You cannot follow yourself.');
+    if (!isUserId(followedId)) throw noSuchUser();
+    const outcome = await this.follows.follow(followerId, followedId);
+    if ('follow' in outcome) return outcome.follow;
+    if (outcome.missing === 'followed') throw noSuchUser();
+    throw AppError.notFound('user');
+  }
+
+  /** `caller` (who must be `followerId`) stops following `followedId`; NOT_FOUND when not following. */
+  async unfollow(caller: Viewer, followerId: string, followedId: string): Promise<Follow> {
+    requireSelf(caller, followerId);
+    const removed = isUserId(followedId) ? await this.follows.unfollow(followerId, followedId) : undefined;
+    if (!removed) {
+      throw new AppError(ErrorCode.NOT_FOUND, 'You do not follow this user.', { details: [{ reason: 'not_found', detail: 'You do not follow this user.' }] });
+    }
+    return removed;
+  }
+
+  /**
+   * One page of `userId`'s follows in `direction`, oldest first (ties by id). `pageSize` 0 means
+   * the default (20); below 0 or above 100 is `invalid_parameter` on `page[size]`. `after` is the
+   * `nextAfter` of the previous page; anything else is `invalid_cursor`. NOT_FOUND for an unknown user.
+   */
+  async list(userId: string, direction: FollowDirection, pageSize: number, after: string): Promise<FollowList> {
+    if (!Number.isInteger(pageSize) || pageSize < 0 || pageSize > FOLLOW_PAGE.maxSize) {
+      throw AppError.badParameter('page[size]', `page[size] is between 1 and ${FOLLOW_PAGE.maxSize}.`);
+    }
+    const position = after === '' ? undefined : decodeFollowPosition(after);
+    if (after !== '' && position === undefined) throw AppError.badParameter('page[cursor]', 'This cursor is not valid.', 'invalid_cursor');
+    if (!isUserId(userId) || !(await this.users.findById(userId))) throw AppError.notFound('user');
+    const page = await this.follows.list(userId, direction, pageSize === 0 ? FOLLOW_PAGE.defaultSize : pageSize, position);
+    return { follows: page.follows, ...(page.next === undefined ? {} : { nextAfter: encodeFollowPosition(page.next) }) };
+  }
+}
+
+function requireSelf(caller: Viewer, followerId: string): void {
+  if (caller.userId === undefined || caller.userId !== followerId) throw AppError.forbidden('You can follow and unfollow only as yourself.');
+}
+
+/** contract §10: a relationship naming a missing resource is 422. */
+function noSuchUser(): AppError {
+  return AppError.validation(FOLLOWED_POINTER, 'There is no user with this id.');
+}

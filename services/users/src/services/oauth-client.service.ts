@@ -1,0 +1,123 @@
+import { timingSafeEqual } from 'node:crypto';
+import { generateToken, hashToken } from '@inkwell/auth-tokens';
+import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
+import { CLIENT_LIMITS, newClientId, redirectUriProblem, type OAuthClient } from '../domain/oauth.js';
+import { isUserId } from '../domain/user.js';
+import type { OAuthClientRepository } from '../repositories/oauth-client.repository.js';
+import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
+import type { UserRepository } from '../repositories/user.repository.js';
+
+/** What it takes to register a client. */
+export interface ClientRegistration {
+  /** Undefined for a client created by the operator. */
+  ownerUserId?: string;
+  name: string;
+  redirectUris: readonly string[];
+  confidential: boolean;
+}
+
+/** A new client and, for confidential clients, its secret: shown this once, never stored in plaintext. */
+export interface CreatedClient {
+  client: OAuthClient;
+  secret?: string;
+}
+
+/** Unknown client, public client or wrong secret: one answer for all (RFC 6749 §5.2 invalid_client). */
+function invalidClient(): AppError {
+  return new AppError(ErrorCode.UNAUTHENTICATED, 'Client authentication failed.', { details: [{ reason: 'invalid_client' }] });
+}
+
+/** The rules about OAuth clients ("applications"): registration, secrets, deletion. */
+export class OAuthClientService {
+  constructor(
+    private readonly clients: OAuthClientRepository,
+    private readonly users: UserRepository,
+    private readonly notifier: RevocationNotifier,
+  ) {}
+
+  /**
+   * Registers a client. Name 1–100 characters (trimmed); 1–10 redirect URIs, each valid by
+   * redirectUriProblem and distinct. Confidential clients get a secret (`iwk_cs_…`), returned
+   * here only; its sha256 is stored. An unknown owner is NOT_FOUND.
+   */
+  async create(registration: ClientRegistration): Promise<CreatedClient> {
+    const name = registration.name.trim();
+    const details: ErrorDetail[] = [];
+    if (name.length === 0 || [...name].length > CLIENT_LIMITS.maxNameLength) {
+      details.push({ reason: 'validation_failed', pointer: '/data/attributes/name', detail: `A name has 1 to ${CLIENT_LIMITS.maxNameLength} characters.` });
+    }
+    const uris = registration.redirectUris;
+    if (uris.length === 0 || uris.length > CLIENT_LIMITS.maxRedirectUris) {
+      details.push({ reason: 'validation_failed', pointer: '/data/attributes/redirect_uris', detail: `An app has 1 to ${CLIENT_LIMITS.maxRedirectUris} redirect URIs.` });
+    }
+    uris.forEach((uri, index) => {
+      const problem = redirectUriProblem(uri) ?? (uris.indexOf(uri) !== index ? 'This redirect URI is listed twice.' : undefined);
+      if (problem !== undefined) details.push({ reason: 'validation_failed', pointer: `/data/attributes/redirect_uris/${index}`, detail: problem });
+    });
+    if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail!, { details });
+    if (registration.ownerUserId !== undefined && (!isUserId(registration.ownerUserId) || !(await this.users.findById(registration.ownerUserId)))) {
+      throw AppError.notFound('user');
+    }
+    const secret = registration.confidential ? generateToken('clientSecret') : undefined;
+    const client = await this.clients.create({
+      id: newClientId(),
+      name,
+      redirectUris: [...uris],
+      confidential: registration.confidential,
+      ...(secret === undefined ? {} : { secretHash: hashToken(secret) }),
+      ...(registration.ownerUserId === undefined ? {} : { ownerUserId: registration.ownerUserId }),
+    });
+    return secret === undefined ? { client } : { client, secret };
+  }
+
+  /**
+   * Replaces the secret of confidential client `id` and returns the new one (shown this once);
+   * the old secret stops working at once. NOT_FOUND for an unknown client, INVALID_ARGUMENT for
+   * a public one.
+   */
+  async rotateSecret(id: string): Promise<string> {
+    const found = await this.clients.findWithSecret(id);
+    if (!found) throw AppError.notFound('client');
+    if (!found.client.confidential) throw new AppError(ErrorCode.INVALID_ARGUMENT, 'A public client has no secret.', { details: [{ reason: 'invalid_request' }] });
+    const secret = generateToken('clientSecret');
+    await this.clients.setSecretHash(id, hashToken(secret));
+    return secret;
+  }
+
+  /** The clients `ownerUserId` registered, oldest first. */
+  async list(ownerUserId: string): Promise<OAuthClient[]> {
+    return isUserId(ownerUserId) ? this.clients.listByOwner(ownerUserId) : [];
+  }
+
+  /** The client `id`; NOT_FOUND when there is none. */
+  async get(id: string): Promise<OAuthClient> {
+    const found = await this.clients.findWithSecret(id);
+    if (!found) throw AppError.notFound('client');
+    return found.client;
+  }
+
+  /**
+   * Deletes client `id` (when `ownerUserId` is given, only that user's client: anyone else's is
+   * NOT_FOUND, as if it did not exist), with every code and token issued to it; gateways are told
+   * to drop its access tokens at once.
+   */
+  async delete(id: string, ownerUserId: string | undefined): Promise<void> {
+    if (ownerUserId !== undefined && !isUserId(ownerUserId)) throw AppError.notFound('client');
+    const result = await this.clients.delete(id, ownerUserId);
+    if (!result.deleted) throw AppError.notFound('client');
+    await this.notifier.notify(result.revokedTokenHashes);
+  }
+
+  /**
+   * The confidential client `id` if `secret` is its secret. The comparison is of sha256 digests
+   * with timingSafeEqual, so it takes the same time wherever the first wrong character is.
+   */
+  async verifySecret(id: string, secret: string): Promise<OAuthClient> {
+    const found = id === '' ? undefined : await this.clients.findWithSecret(id);
+    const presented = Buffer.from(hashToken(secret), 'hex');
+    const stored = Buffer.from(found?.secretHash ?? hashToken(`no secret for ${id}`), 'hex');
+    const matches = timingSafeEqual(presented, stored);
+    if (!found || found.secretHash === undefined || !matches) throw invalidClient();
+    return found.client;
+  }
+}

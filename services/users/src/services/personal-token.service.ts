@@ -1,0 +1,76 @@
+import { generateToken, hashToken, parseScopes } from '@inkwell/auth-tokens';
+import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
+import type { PersonalToken } from '../domain/oauth.js';
+import { isUserId } from '../domain/user.js';
+import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
+import type { TokenRepository } from '../repositories/token.repository.js';
+import type { UserRepository } from '../repositories/user.repository.js';
+
+/** A personal token request. */
+export interface PersonalTokenRequest {
+  userId: string;
+  name: string;
+  scopes: readonly string[];
+  /** Undefined: the token does not expire. */
+  expiresAt?: Date;
+}
+
+/** A new personal token (`iwk_pat_…`, shown this once) and its metadata. */
+export interface CreatedPersonalToken {
+  token: string;
+  personalToken: PersonalToken;
+}
+
+/**
+ * The rules about personal access tokens: a user mints a token with chosen scopes for their own
+ * scripts; it is shown once, resolved like any access token (GetAccessToken, `personal: true`)
+ * and revocable by its owner. Authorising the caller (that the user acts for themself) is the
+ * gateway's job: the developer page's session or the operator CLI.
+ */
+export class PersonalTokenService {
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly users: UserRepository,
+    private readonly notifier: RevocationNotifier,
+  ) {}
+
+  /**
+   * Mints a token. Name 1–100 characters (trimmed); scopes all known (`validation_failed` on
+   * /data/attributes/scopes otherwise; none at all is allowed: such a token reads public data and
+   * resolves `me`); an expiry, if any, in the future.
+   * NOT_FOUND for an unknown user.
+   */
+  async create(request: PersonalTokenRequest): Promise<CreatedPersonalToken> {
+    const name = request.name.trim();
+    const { scopes, unknown } = parseScopes(request.scopes.join(' '));
+    const details: ErrorDetail[] = [];
+    if (name.length === 0 || [...name].length > 100) details.push({ reason: 'validation_failed', pointer: '/data/attributes/name', detail: 'A name has 1 to 100 characters.' });
+    if (unknown.length > 0) details.push({ reason: 'validation_failed', pointer: '/data/attributes/scopes', detail: `Unknown scope: ${unknown.join(', ')}.` });
+    if (request.expiresAt !== undefined && !(request.expiresAt.getTime() > Date.now())) {
+      details.push({ reason: 'validation_failed', pointer: '/data/attributes/expires_at', detail: 'The expiry must be in the future.' });
+    }
+    if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail!, { details });
+    if (!isUserId(request.userId) || !(await this.users.findById(request.userId))) throw AppError.notFound('user');
+    const token = generateToken('personalToken');
+    const personalToken = await this.tokens.createPersonalToken({
+      userId: request.userId,
+      name,
+      scopes,
+      tokenHash: hashToken(token),
+      ...(request.expiresAt === undefined ? {} : { expiresAt: request.expiresAt }),
+    });
+    return { token, personalToken };
+  }
+
+  /** `userId`'s active personal tokens (neither revoked nor expired), oldest first. */
+  async list(userId: string): Promise<PersonalToken[]> {
+    return isUserId(userId) ? this.tokens.listPersonalTokens(userId) : [];
+  }
+
+  /** Revokes `userId`'s token `tokenId` and tells the gateways; NOT_FOUND when it is not theirs or not active. */
+  async revoke(userId: string, tokenId: string): Promise<void> {
+    const revoked = isUserId(userId) && isUserId(tokenId) ? await this.tokens.revokePersonalToken(userId, tokenId) : undefined;
+    if (!revoked || revoked.count === 0) throw AppError.notFound('personal token');
+    await this.notifier.notify(revoked.accessTokenHashes);
+  }
+}

@@ -1,0 +1,102 @@
+import type { ServiceImpl } from '@inkwell/grpc';
+import type { UsersService } from '@inkwell/proto/users';
+import type { OAuthClientService } from '../services/oauth-client.service.js';
+import type { OAuthTokenService } from '../services/oauth-token.service.js';
+import { toProtoAccessToken, toProtoClient, toProtoCode, toProtoRefreshToken } from './oauth.mappers.js';
+import { nonEmpty, optionalDate, requiredDate } from './user.mappers.js';
+
+type OAuthHandlers = Pick<
+  ServiceImpl<typeof UsersService>,
+  | 'createClient'
+  | 'listClients'
+  | 'getClient'
+  | 'deleteClient'
+  | 'verifyClientSecret'
+  | 'saveAuthorizationCode'
+  | 'getAuthorizationCode'
+  | 'consumeAuthorizationCode'
+  | 'saveTokens'
+  | 'getAccessToken'
+  | 'getRefreshToken'
+  | 'revokeToken'
+  | 'revokeUserTokens'
+>;
+
+/** gRPC handlers of the OAuth store RPCs (clients, codes, tokens): decode → one service call → encode; no rules. */
+export function oauthHandlers(clients: OAuthClientService, tokens: OAuthTokenService): OAuthHandlers {
+  return {
+    async createClient(request) {
+      const created = await clients.create({
+        ...(request.ownerUserId === undefined ? {} : { ownerUserId: request.ownerUserId }),
+        name: request.name,
+        redirectUris: request.redirectUris,
+        confidential: request.confidential,
+      });
+      return { client: toProtoClient(created.client), clientSecret: created.secret ?? '' };
+    },
+    async listClients(request) {
+      return { clients: (await clients.list(request.ownerUserId)).map(toProtoClient) };
+    },
+    async getClient(request) {
+      return { client: toProtoClient(await clients.get(request.clientId)) };
+    },
+    async deleteClient(request) {
+      await clients.delete(request.clientId, request.ownerUserId);
+      return {};
+    },
+    async verifyClientSecret(request) {
+      return { client: toProtoClient(await clients.verifySecret(request.clientId, request.clientSecret)) };
+    },
+    async saveAuthorizationCode(request) {
+      const code = await tokens.saveCode({
+        code: request.code,
+        clientId: request.clientId,
+        userId: request.userId,
+        redirectUri: request.redirectUri,
+        scopes: request.scopes,
+        codeChallenge: request.codeChallenge,
+        codeChallengeMethod: request.codeChallengeMethod,
+        expiresAt: requiredDate(request.expiresAt),
+      });
+      return { authorizationCode: toProtoCode(code) };
+    },
+    async getAuthorizationCode(request) {
+      return { authorizationCode: toProtoCode(await tokens.getCode(request.code, request.clientId)) };
+    },
+    async consumeAuthorizationCode(request) {
+      return { authorizationCode: toProtoCode(await tokens.consumeCode(request.code, request.clientId)) };
+    },
+    async saveTokens(request) {
+      const refreshToken = nonEmpty(request.refreshToken);
+      const refreshExpiresAt = optionalDate(request.refreshExpiresAt);
+      const rotatedFromRefresh = nonEmpty(request.rotatedFromRefresh);
+      const saved = await tokens.saveTokens({
+        accessToken: request.accessToken,
+        accessExpiresAt: requiredDate(request.accessExpiresAt),
+        ...(refreshToken === undefined ? {} : { refreshToken }),
+        ...(refreshExpiresAt === undefined ? {} : { refreshExpiresAt }),
+        clientId: request.clientId,
+        ...(request.userId === undefined ? {} : { userId: request.userId }),
+        scopes: request.scopes,
+        ...(request.authorizationCodeId === undefined ? {} : { authorizationCodeId: request.authorizationCodeId }),
+        ...(rotatedFromRefresh === undefined ? {} : { rotatedFromRefresh }),
+      });
+      return {
+        accessToken: toProtoAccessToken(saved.accessToken),
+        ...(saved.refreshToken === undefined ? {} : { refreshToken: toProtoRefreshToken(saved.refreshToken) }),
+      };
+    },
+    async getAccessToken(request) {
+      return { token: toProtoAccessToken(await tokens.getAccessToken(request.accessToken)) };
+    },
+    async getRefreshToken(request) {
+      return { token: toProtoRefreshToken(await tokens.getRefreshToken(request.refreshToken)) };
+    },
+    async revokeToken(request) {
+      return { revoked: await tokens.revokeToken(request.token, nonEmpty(request.clientId)) };
+    },
+    async revokeUserTokens(request) {
+      return { revokedCount: await tokens.revokeUserTokens(request.userId) };
+    },
+  };
+}

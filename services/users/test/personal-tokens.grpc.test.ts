@@ -1,0 +1,83 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '@inkwell/auth-tokens';
+import { ErrorCode } from '@inkwell/errors';
+import { createAppToken, createTestUser } from '@inkwell/testing';
+import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+
+describe('personal access tokens and the test helpers', () => {
+  let h: UsersHarness;
+  let userId: string;
+
+  beforeAll(async () => {
+    h = await startUsersHarness('inkwell_test_users_pats');
+    const { user } = await h.client.registerUser({ name: uniqueName('pat'), email: `${uniqueName('pat')}@example.org`, password: 'long enough password' }, as(undefined));
+    userId = user!.id;
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('mints a token shown once, resolves it as personal with its scopes, lists it without the secret, and revokes it', async () => {
+    const created = await h.client.createPersonalToken({ userId, name: 'my script', scopes: ['read_stories', 'write_stories'] }, as(userId));
+    expect(created.token).toMatch(/^iwk_pat_[A-Za-z0-9_-]{43}$/);
+    expect(created.personalToken).toMatchObject({ userId, name: 'my script', scopes: ['read_stories', 'write_stories'] });
+    expect(created.personalToken?.expiresAt).toBeUndefined();
+
+    const resolved = (await h.client.getAccessToken({ accessToken: created.token }, as(undefined))).token;
+    expect(resolved).toMatchObject({ userId, clientId: '', personal: true, scopes: ['read_stories', 'write_stories'], tokenId: created.personalToken!.id, tokenHash: hashToken(created.token) });
+    expect(resolved?.expiresAt).toBeUndefined();
+
+    const listed = (await h.client.listPersonalTokens({ userId }, as(userId))).personalTokens;
+    expect(listed.map((token) => token.id)).toContain(created.personalToken!.id);
+    expect(JSON.stringify(listed, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value))).not.toContain(created.token.slice(8));
+
+    await h.client.revokePersonalToken({ userId, tokenId: created.personalToken!.id }, as(userId));
+    await expect(h.client.getAccessToken({ accessToken: created.token }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_token' }] });
+    expect((await h.client.listPersonalTokens({ userId }, as(userId))).personalTokens.map((token) => token.id)).not.toContain(created.personalToken!.id);
+    await expect(h.client.revokePersonalToken({ userId, tokenId: created.personalToken!.id }, as(userId))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
+  it("does not let one user revoke another user's token", async () => {
+    const created = await h.client.createPersonalToken({ userId, name: 'mine', scopes: ['read_user'] }, as(userId));
+    const other = await createTestUser(h.address);
+    await expect(h.client.revokePersonalToken({ userId: other.id, tokenId: created.personalToken!.id }, as(other.id))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    expect((await h.client.getAccessToken({ accessToken: created.token }, as(undefined))).token?.userId).toBe(userId);
+  });
+
+  it('rejects unknown scopes and a past expiry; an expiring token stops resolving after it expires', async () => {
+    await expect(h.client.createPersonalToken({ userId, name: 'x', scopes: ['read_user', 'admin'] }, as(userId))).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+      details: [{ reason: 'validation_failed', pointer: '/data/attributes/scopes' }],
+    });
+    await expect(h.client.createPersonalToken({ userId, name: 'x', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() - 1000)) }, as(userId))).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+    });
+    const soon = await h.client.createPersonalToken({ userId, name: 'short', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() + 1500)) }, as(userId));
+    expect((await h.client.getAccessToken({ accessToken: soon.token }, as(undefined))).token?.scopes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await expect(h.client.getAccessToken({ accessToken: soon.token }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED });
+  });
+
+  it('createTestUser registers a user whose token resolves to them with the scopes asked for', async () => {
+    const user = await createTestUser(h.address, { scopes: ['read_user', 'write_user'], bio: 'hi *there*' });
+    const resolved = (await h.client.getAccessToken({ accessToken: user.token }, as(undefined))).token;
+    expect(resolved).toMatchObject({ userId: user.id, scopes: ['read_user', 'write_user'], personal: true });
+    const profile = (await h.client.getUser({ id: user.id }, as(user.id, ['read_user']))).user;
+    expect(profile).toMatchObject({ name: user.name, email: user.email, bioHtml: '<p>hi <em>there</em></p>' });
+    const signedIn = await h.client.authenticate({ login: user.name, password: user.password }, as(undefined));
+    expect(signedIn.user?.id).toBe(user.id);
+  });
+
+  it('createAppToken makes an app-only token: a client id, no user, the scopes asked for, expiring in an hour', async () => {
+    const app = await createAppToken(h.address, { scopes: ['read_stories'] });
+    const resolved = (await h.client.getAccessToken({ accessToken: app.token }, as(undefined))).token;
+    expect(resolved).toMatchObject({ clientId: app.clientId, personal: false, scopes: ['read_stories'] });
+    expect(resolved?.userId).toBeUndefined();
+    const expiresInMs = Number(resolved!.expiresAt!.seconds) * 1000 - Date.now();
+    expect(expiresInMs).toBeGreaterThan(3500_000);
+    expect(expiresInMs).toBeLessThanOrEqual(3600_000);
+    expect((await h.client.verifyClientSecret({ clientId: app.clientId, clientSecret: app.clientSecret }, as(undefined))).client?.id).toBe(app.clientId);
+  });
+});

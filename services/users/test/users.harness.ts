@@ -1,0 +1,69 @@
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { eventsMigrations } from '@inkwell/events';
+import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
+import { createLogger } from '@inkwell/logging';
+import { createPool, migrate } from '@inkwell/pg';
+import { UsersService } from '@inkwell/proto/users';
+import { createRedis, type Redis } from '@inkwell/redis';
+import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { RedisRevocationNotifier } from '../src/repositories/revocation.notifier.js';
+import { createUsersServer } from '../src/server.js';
+import { createUsersServices, type UsersServices } from '../src/services.js';
+
+const SCHEMA = 'users';
+
+/** A users service of its own for one test file: fresh schema in its own database, real Redis, gRPC on a free port. */
+export interface UsersHarness {
+  pool: pg.Pool;
+  redis: Redis;
+  services: UsersServices;
+  client: GrpcClient<typeof UsersService>;
+  /** The database URL (for processes such as the CLI). */
+  databaseUrl: string;
+  /** The gRPC address of the service, `127.0.0.1:<port>`. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/** Starts a users service over database `database` (dropped and migrated from scratch). */
+export async function startUsersHarness(database: string): Promise<UsersHarness> {
+  const logger = createLogger('users-test');
+  const env = stackEnv();
+  const databaseUrl = await ensureDatabase(env.databaseUrl, database);
+  await dropSchemas(databaseUrl, [SCHEMA]);
+  const pool = createPool({ connectionString: databaseUrl, schema: SCHEMA });
+  await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
+  const redis = createRedis(env.redisUrl, {}, logger);
+  const services = createUsersServices(pool, new RedisRevocationNotifier(redis, logger));
+  const server: GrpcServer = createUsersServer({ logger, services });
+  const port = await server.listen('127.0.0.1:0');
+  const client = createGrpcClient(UsersService, `127.0.0.1:${port}`, { defaultDeadlineMs: 15_000 });
+  return {
+    pool,
+    redis,
+    services,
+    client,
+    databaseUrl,
+    address: `127.0.0.1:${port}`,
+    async close() {
+      client.close();
+      await server.shutdown(1_000);
+      redis.disconnect();
+      await pool.end();
+    },
+  };
+}
+
+let requests = 0;
+
+/** Call options for a caller: `{ caller: { requestId, userId?, scopes } }`. */
+export function as(userId: string | undefined, scopes: readonly string[] = []): { caller: CallerContext } {
+  requests += 1;
+  return { caller: { requestId: `test-${requests}`, ...(userId === undefined ? {} : { userId }), scopes } };
+}
+
+/** A name unique to this run, for users and apps. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
