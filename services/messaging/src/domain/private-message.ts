@@ -13,7 +13,7 @@ export interface PrivateMessage {
   read: boolean;
 }
 
-/** Longest subject, in characters (Unicode code points) after trimming (contract §10). */
+/** Longest subject, in characters (Unicode code points) as sent (contract §10). */
 export const SUBJECT_MAX_CHARS = 200;
 
 /** Largest content, in bytes of UTF-8 (1 MiB, contract §10 "any other text ≤ 1 MiB"). */
@@ -33,15 +33,15 @@ export interface DraftProblem {
 
 /**
  * Checks a draft against contract §10: subject and content are required and non-empty after
- * trimming; the subject has at most 200 characters (counted after trimming, as stored), the
- * content at most 1 MiB of UTF-8 (counted as sent: Markdown whitespace can matter). Returns
+ * trimming; the subject has at most 200 characters and the content at most 1 MiB of UTF-8,
+ * both counted as sent (the gateway counts the same way). Returns
  * every problem, in attribute order; empty when the draft may be sent.
  */
 export function draftProblems(draft: Draft): DraftProblem[] {
   const problems: DraftProblem[] = [];
   const subject = normaliseSubject(draft.subject);
   if (subject === '') problems.push({ attribute: 'subject', detail: 'subject is required and must not be blank.' });
-  else if (codePoints(subject) > SUBJECT_MAX_CHARS) problems.push({ attribute: 'subject', detail: `subject must be at most ${SUBJECT_MAX_CHARS} characters.` });
+  else if (codePoints(draft.subject) > SUBJECT_MAX_CHARS) problems.push({ attribute: 'subject', detail: `subject must be at most ${SUBJECT_MAX_CHARS} characters.` });
   if (draft.content.trim() === '') problems.push({ attribute: 'content', detail: 'content is required and must not be blank.' });
   else if (utf8Bytes(draft.content) > CONTENT_MAX_BYTES) problems.push({ attribute: 'content', detail: `content must be at most ${CONTENT_MAX_BYTES} bytes (1 MiB) of UTF-8.` });
   return problems;
