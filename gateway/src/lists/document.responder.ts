@@ -21,10 +21,12 @@ export interface DocumentResponderDeps {
   readonly loaders: ResourceLoaders;
 }
 
-/** Options of a single-resource response: status (default 200) and extra headers (e.g. `Location` with 201). */
+/** Options of a single-resource response: status (default 200), extra headers (e.g. `Location` with 201) and `links.self` (default: the request URL). */
 export interface ResourceResponseOptions {
   readonly status?: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The document's `links.self`, e.g. the new resource's URL in a 201 to a POST. */
+  readonly self?: string;
 }
 
 /**
@@ -62,7 +64,7 @@ export interface DocumentResponder {
     data: readonly ResourceObject[],
     total: number,
   ): Promise<ApiResponse>;
-  /** One resource (or null) with its includes and fieldsets; `links.self` of the document is the request URL. */
+  /** One resource (or null) with its includes and fieldsets; `links.self` of the document is the request URL unless `options.self` says otherwise. */
   resource(request: ApiRequest, query: DocumentQuery, data: ResourceObject | null, options?: ResourceResponseOptions): Promise<ApiResponse>;
 }
 
@@ -97,7 +99,7 @@ export function createDocumentResponder({ cursors, loaders }: DocumentResponderD
       const document = data === null ? { data: [], included: [] } : await compound(request, query, [data]);
       return {
         status: options.status ?? 200,
-        document: resourceDocument(document.data[0] ?? null, request.selfLink, document.included),
+        document: resourceDocument(document.data[0] ?? null, options.self ?? request.selfLink, document.included),
         ...(options.headers === undefined ? {} : { headers: options.headers }),
       };
     },

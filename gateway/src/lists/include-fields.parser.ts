@@ -59,9 +59,15 @@ export function parseInclude(value: string, offered: ReadonlySet<string>): Inclu
 /**
  * Parses `fields[<type>]=a,b` (contract §2) for one type of the endpoint. An empty value asks
  * for no attributes and no relationships. A type outside `schemas` or a name that is neither
- * an attribute nor a relationship of the type is 400 `invalid_fields` naming the parameter.
+ * an attribute nor a relationship of the type, or that the endpoint declared `unavailable`, is
+ * 400 `invalid_fields` naming the parameter.
  */
-export function parseFieldset(type: string, value: string, schemas: ResourceSchemas): ReadonlySet<string> {
+export function parseFieldset(
+  type: string,
+  value: string,
+  schemas: ResourceSchemas,
+  unavailable?: { readonly fields: readonly string[]; readonly why: string },
+): ReadonlySet<string> {
   const parameter = `fields[${type}]`;
   const schema = schemas.get(type);
   if (schema === undefined) {
@@ -73,6 +79,7 @@ export function parseFieldset(type: string, value: string, schemas: ResourceSche
     if (!schema.attributes.includes(name) && schema.relationships?.[name] === undefined) {
       throw AppError.badParameter(parameter, `"${name}" is not a field of ${type}.`, 'invalid_fields');
     }
+    if (unavailable?.fields.includes(name)) throw AppError.badParameter(parameter, `"${name}" is not available here: ${unavailable.why}`, 'invalid_fields');
   }
   return new Set(names);
 }

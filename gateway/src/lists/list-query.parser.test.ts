@@ -1,6 +1,7 @@
 import { isAppError } from '@inkwell/errors';
 import { describe, expect, it } from 'vitest';
-import { CHAPTER_DOCUMENT, MESSAGE_LIST, STORY_LIST } from '../../test/fixtures/list-schemas.fixture.js';
+import { CHAPTER, CHAPTER_DOCUMENT, MESSAGE_LIST, STORY, STORY_LIST, USER } from '../../test/fixtures/list-schemas.fixture.js';
+import { defineDocumentSpec } from './list-spec.js';
 import { parseDocumentQuery, parseListQuery } from './list-query.parser.js';
 
 const q = (text: string): URLSearchParams => new URLSearchParams(text);
@@ -138,5 +139,23 @@ describe('parseDocumentQuery', () => {
     expect(rejection(() => parseDocumentQuery(CHAPTER_DOCUMENT, q('page[size]=2')))).toMatchObject({ code: 'invalid_parameter', parameter: 'page[size]' });
     expect(rejection(() => parseDocumentQuery(CHAPTER_DOCUMENT, q('include=story.chapters')))).toMatchObject({ code: 'invalid_include' });
     expect(rejection(() => parseDocumentQuery(CHAPTER_DOCUMENT, q('fields[tag]=name')))).toMatchObject({ code: 'invalid_fields', parameter: 'fields[tag]' });
+  });
+});
+
+describe('unavailable fields', () => {
+  const spec = defineDocumentSpec({
+    resource: STORY,
+    types: [USER, CHAPTER],
+    includes: ['chapters'],
+    unavailableFields: { chapter: { fields: ['content', 'content_html'], why: 'chapter content is returned by GET /chapters/:id only.' } },
+  });
+
+  it('rejects naming a field the endpoint cannot return, with the reason', () => {
+    expect(rejection(() => parseDocumentQuery(spec, q('include=chapters&fields[chapter]=title,content_html')))).toMatchObject({
+      code: 'invalid_fields',
+      parameter: 'fields[chapter]',
+      detail: '"content_html" is not available here: chapter content is returned by GET /chapters/:id only.',
+    });
+    expect(parseDocumentQuery(spec, q('include=chapters&fields[chapter]=title')).fields.get('chapter')).toEqual(new Set(['title']));
   });
 });

@@ -120,7 +120,7 @@ class DocumentParameters {
     const fields = FIELDS.exec(name);
     if (fields === null) return false;
     const type = fields[1] as string;
-    this.fields.set(type, parseFieldset(type, value, this.spec.schemas));
+    this.fields.set(type, parseFieldset(type, value, this.spec.schemas, this.spec.unavailableFields?.[type]));
     return true;
   }
 }

@@ -23,6 +23,12 @@ export interface DocumentSpecInit {
   readonly types?: readonly ResourceSchema[];
   /** Offered include paths, e.g. `['author', 'chapters', 'tags']` or `['story', 'story.author']`. */
   readonly includes?: readonly string[];
+  /**
+   * Fields this endpoint cannot return although the type has them, by type, with the reason:
+   * naming one in `fields[type]` is 400 `invalid_fields` with that reason. Typically heavy fields
+   * that only the single-resource endpoint serves (chapter content in chapter lists).
+   */
+  readonly unavailableFields?: Readonly<Record<string, { readonly fields: readonly string[]; readonly why: string }>>;
 }
 
 /** A checked DocumentSpecInit with its lookup tables. */
@@ -74,7 +80,7 @@ export function defineListSpec<F extends FilterSpecs, const S extends string, co
   const sort = init.sort;
   if (sort !== undefined) {
     const fields: readonly string[] = sort.fields;
-    if (!fields.includes(sortOrderOf(sort.default).field)) throw new Error(`${init.resource.type} list: default sort ${sort.default} is not a sort field`);
+    if (sort.default !== undefined && !fields.includes(sortOrderOf(sort.default).field)) throw new Error(`${init.resource.type} list: default sort ${sort.default} is not a sort field`);
     if (sort.relevance !== undefined && !fields.includes(sort.relevance)) throw new Error(`${init.resource.type} list: relevance field ${sort.relevance} is not a sort field`);
     if (sort.relevance !== undefined && init.search === undefined) throw new Error(`${init.resource.type} list: a relevance sort needs search`);
   }

@@ -11,6 +11,11 @@ describe('parseSort', () => {
     expect(sortOrderOf('name')).toEqual({ field: 'name', descending: false });
   });
 
+  it('leaves the order to the backend when the spec has no default', () => {
+    expect(parseSort([], { fields: ['name'] }, false)).toBeUndefined();
+    expect(parseSort(['-name'], { fields: ['name'] }, false)).toEqual({ field: 'name', descending: true });
+  });
+
   it('allows relevance only with a search query', () => {
     expect(parseSort(['-relevance'], spec, true)).toEqual({ field: 'relevance', descending: true });
     expect(() => parseSort(['-relevance'], spec, false)).toThrow(/needs a search/);

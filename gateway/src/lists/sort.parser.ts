@@ -10,8 +10,8 @@ export interface SortOrder<S extends string = string> {
 export interface SortSpec<S extends string = string> {
   /** Field names that may be sent as `sort=field` or `sort=-field`. */
   readonly fields: readonly S[];
-  /** The order without a `sort` parameter, e.g. `-date_published`. */
-  readonly default: `${S}` | `-${S}`;
+  /** The order without a `sort` parameter, e.g. `-date_published`; leave out for the backend's natural order. */
+  readonly default?: `${S}` | `-${S}`;
   /** The field that ranks by the `query` text (`relevance`): without a `query` it is 400 `invalid_sort`. */
   readonly relevance?: S;
   /** Fields that exist in the API but are not available here yet, with the reason (400 `invalid_sort`). */
@@ -25,12 +25,12 @@ export function sortOrderOf<S extends string>(text: `${S}` | `-${S}`): SortOrder
 
 /**
  * Parses the `sort` parameter (all its occurrences) against `spec` (contract §6, §10):
- * absent → the default; `a,b` or `sort` sent twice → 400 `too_many_sort_fields`; empty, an
+ * absent → the default (undefined when the spec has none: the natural order); `a,b` or `sort` sent twice → 400 `too_many_sort_fields`; empty, an
  * unknown or unavailable field → 400 `invalid_sort`; the relevance field without a search
  * `query` → 400 `invalid_sort`. Every error names `sort` as its parameter.
  */
-export function parseSort<S extends string>(values: readonly string[], spec: SortSpec<S>, hasQuery: boolean): SortOrder<S> {
-  if (values.length === 0) return sortOrderOf(spec.default);
+export function parseSort<S extends string>(values: readonly string[], spec: SortSpec<S>, hasQuery: boolean): SortOrder<S> | undefined {
+  if (values.length === 0) return spec.default === undefined ? undefined : sortOrderOf(spec.default);
   if (values.length > 1 || (values[0] as string).includes(',')) {
     throw AppError.badParameter('sort', 'Sort by one field only (sort=field or sort=-field).', 'too_many_sort_fields');
   }
