@@ -222,6 +222,23 @@ describe('BlogService writes, rules and views over gRPC', () => {
     });
   });
 
+  it('ends a page with content early at 16 MiB of text, and the next page goes on from there', async () => {
+    // 1 MiB of words renders to 1 MiB + 8 bytes of HTML: 8 posts are just over 16 MiB, so a page holds 7.
+    const heavy = 'lorem ipsum '.repeat(MiB / 12 + 1).slice(0, MiB);
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) ids.push((await create('30', { content: heavy })).id);
+    const newestFirst = [...ids].reverse();
+    const first = await h.client.listBlogPosts({ filter: { authorId: '30' }, includeContent: true, pageSize: 20 }, user('31', []));
+    expect(first.blogPosts.map((p) => p.id)).toEqual(newestFirst.slice(0, 7));
+    expect(first.nextAfter).not.toBe('');
+    const second = await h.client.listBlogPosts({ filter: { authorId: '30' }, includeContent: true, pageSize: 20, after: first.nextAfter }, user('31', []));
+    expect(second.blogPosts.map((p) => p.id)).toEqual(newestFirst.slice(7));
+    expect(second.nextAfter).toBe('');
+    const light = await h.client.listBlogPosts({ filter: { authorId: '30' }, pageSize: 20 }, user('31', []));
+    expect(light.blogPosts).toHaveLength(9);
+    expect(light.nextAfter).toBe('');
+  });
+
   it('answers NOT_FOUND for unknown ids and id 0', async () => {
     for (const id of ['0', '123456789', '9223372036854775807']) {
       await expect(h.client.getBlogPost({ id }, app('a'))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });

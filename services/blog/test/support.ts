@@ -36,7 +36,8 @@ export async function startBlogHarness(name: string): Promise<BlogHarness> {
   const posts = new BlogPostService({ posts: new BlogPostRepository(pool), stories: new KnownStoryRepository(pool), views: new ViewRepository(redis), logger });
   const server: GrpcServer = createBlogServer({ logger, posts });
   const port = await server.listen('127.0.0.1:0');
-  const client = createGrpcClient(BlogService, `127.0.0.1:${port}`);
+  // As in the gateway: a post renders to up to ~5 MiB of HTML, a page with content carries up to 16 MiB.
+  const client = createGrpcClient(BlogService, `127.0.0.1:${port}`, { channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } });
   const known = new KnownStoryService(new KnownStoryRepository(pool));
   return {
     pool,

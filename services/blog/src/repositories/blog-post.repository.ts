@@ -44,10 +44,11 @@ export interface BlogPostUpdate {
   storyIds?: readonly string[];
 }
 
-/** One page of posts plus, when more follow, the keyset of its last post. */
+/** One page of posts, the keyset of each (where a page after it would start), and whether more posts follow the page. */
 export interface BlogPostPage {
   posts: BlogPost[];
-  next: Keyset | undefined;
+  keysets: Keyset[];
+  more: boolean;
 }
 
 // Only links to stories that are published right now are shown (see migrations/0001_blog.sql).
@@ -99,7 +100,7 @@ export class BlogPostRepository {
   /**
    * One page of `query`: the posts matching its search and filters, in its order (ties by id in
    * the same direction), starting after its keyset. Fetches one row more than the page to know
-   * whether another page follows.
+   * whether more posts follow.
    */
   async list(query: BlogPostListQuery): Promise<BlogPostPage> {
     const params: unknown[] = [];
@@ -142,9 +143,7 @@ export class BlogPostRepository {
       const { rows } = await this.pool.query<BlogPostRow>(sql, params);
       const more = rows.length > query.pageSize;
       const page = more ? rows.slice(0, query.pageSize) : rows;
-      const last = page.at(-1);
-      const next = more && last !== undefined ? { value: keyValue(field, last), id: last.id } : undefined;
-      return { posts: page.map(toBlogPost), next };
+      return { posts: page.map(toBlogPost), keysets: page.map((row) => ({ value: keyValue(field, row), id: row.id })), more };
     } catch (error) {
       throw translatePgError(error);
     }

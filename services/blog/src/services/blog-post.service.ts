@@ -41,6 +41,13 @@ export interface ListRequest {
   includeContent: boolean;
 }
 
+/**
+ * Most bytes of content and content_html one list page carries (UTF-8). A page asked for with
+ * content ends before the post that would go over it, so a response stays far below gRPC's
+ * message limits; the next page starts there.
+ */
+export const MAX_PAGE_CONTENT_BYTES = 16 * 1024 * 1024;
+
 /** One page of posts; `nextAfter` is empty on the last page. */
 export interface ListResult {
   posts: BlogPost[];
@@ -112,8 +119,20 @@ export class BlogPostService {
       ...(after === undefined ? {} : { after }),
       includeContent: request.includeContent,
     });
-    if (request.includeContent) await this.countViews(page.posts, caller);
-    return { posts: page.posts, nextAfter: page.next === undefined ? '' : encodeKeyset(sort, page.next) };
+    // A page with content ends early once it carries MAX_PAGE_CONTENT_BYTES (always at least one post).
+    let count = page.posts.length;
+    if (request.includeContent) {
+      let bytes = 0;
+      count = page.posts.findIndex((post, index) => {
+        bytes += Buffer.byteLength(post.content ?? '') + Buffer.byteLength(post.contentHtml ?? '');
+        return index > 0 && bytes > MAX_PAGE_CONTENT_BYTES;
+      });
+      if (count === -1) count = page.posts.length;
+    }
+    const posts = page.posts.slice(0, count);
+    const next = count < page.posts.length || page.more ? page.keysets[count - 1] : undefined;
+    if (request.includeContent) await this.countViews(posts, caller);
+    return { posts, nextAfter: next === undefined ? '' : encodeKeyset(sort, next) };
   }
 
   /** Posts a user post as the caller; 422-style INVALID_ARGUMENT for every invalid field. */
