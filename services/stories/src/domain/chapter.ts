@@ -1,0 +1,31 @@
+/** A chapter as the stories service knows it. */
+export interface Chapter {
+  id: string;
+  storyId: string;
+  title: string;
+  /** Markdown; undefined unless the content was asked for. */
+  content?: string;
+  contentHtml?: string;
+  authorsNote: string;
+  authorsNoteHtml: string;
+  /** 1-based, without gaps within its story. */
+  chapterNumber: number;
+  published: boolean;
+  numWords: number;
+  numViews: number;
+  /** Set at the first publication and kept afterwards. */
+  datePublished: Date | null;
+  dateModified: Date;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+
+/**
+ * The number of words in Markdown `text`: runs of letters and digits, with inner apostrophes and
+ * hyphens (`don't`, `well-known`) counting as one word. Markdown punctuation is not a word.
+ */
+export function countWords(text: string): number {
+  let count = 0;
+  for (const _ of text.matchAll(WORD)) count++;
+  return count;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { decodePosition, encodePosition, pageSizeOf } from './list.js';
+
+describe('pageSizeOf', () => {
+  it('defaults 0 to 20 and accepts 1..100 only', () => {
+    expect(pageSizeOf(0)).toBe(20);
+    expect(pageSizeOf(1)).toBe(1);
+    expect(pageSizeOf(100)).toBe(100);
+    expect(pageSizeOf(101)).toBeUndefined();
+    expect(pageSizeOf(-1)).toBeUndefined();
+  });
+});
+
+describe('positions', () => {
+  it('round-trip for the sort they were made for', () => {
+    const after = encodePosition({ sort: 'rating.desc', key: '87', id: '12345' });
+    expect(after).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodePosition(after, 'rating.desc')).toEqual({ sort: 'rating.desc', key: '87', id: '12345' });
+  });
+
+  it('keep timestamps and null keys intact', () => {
+    const key = '2026-11-21 19:00:00.123456+00';
+    expect(decodePosition(encodePosition({ sort: 'date_published.asc', key, id: '1' }), 'date_published.asc')?.key).toBe(key);
+    expect(decodePosition(encodePosition({ sort: 'catalogue.asc', key: null, id: 'c:12' }), 'catalogue.asc')).toEqual({ sort: 'catalogue.asc', key: null, id: 'c:12' });
+  });
+
+  it('reject another sort, garbage and tampered ids', () => {
+    const after = encodePosition({ sort: 'rating.desc', key: '87', id: '12345' });
+    expect(decodePosition(after, 'rating.asc')).toBeUndefined();
+    expect(decodePosition('not json!', 'rating.desc')).toBeUndefined();
+    expect(decodePosition(Buffer.from('[1,2,3]').toString('base64url'), 'rating.desc')).toBeUndefined();
+    expect(decodePosition(encodePosition({ sort: 'rating.desc', key: '1', id: '1; DROP TABLE' }), 'rating.desc')).toBeUndefined();
+  });
+});

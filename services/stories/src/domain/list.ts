@@ -1,0 +1,79 @@
+/** The sort fields of story lists (story-api.md); `relevance` needs a query, `date_added` a bookshelf. */
+export type StorySortField =
+  | 'date_published'
+  | 'hotness'
+  | 'date_modified'
+  | 'rating'
+  | 'num_words'
+  | 'num_views'
+  | 'num_comments'
+  | 'relevance'
+  | 'num_likes'
+  | 'num_dislikes'
+  | 'date_added';
+
+/** Sort direction; ties are broken by id in the same direction (contract.md §10). */
+export type SortDirection = 'asc' | 'desc';
+
+/** One sort field with its direction. */
+export interface Sort<Field extends string = StorySortField> {
+  field: Field;
+  direction: SortDirection;
+}
+
+/** The default sort of story lists (contract.md §6). */
+export const DEFAULT_STORY_SORT: Sort = { field: 'date_published', direction: 'desc' };
+
+/** Page sizes of cursor lists (contract.md §6). */
+export const PAGE_SIZE = { default: 20, max: 100 } as const;
+
+/**
+ * The page size to use for a requested one: 0 (unset) means the default; anything outside
+ * 1..max is undefined (the caller rejects it).
+ */
+export function pageSizeOf(requested: number): number | undefined {
+  if (requested === 0) return PAGE_SIZE.default;
+  return Number.isInteger(requested) && requested >= 1 && requested <= PAGE_SIZE.max ? requested : undefined;
+}
+
+/**
+ * Where a keyset page starts: after the row whose sort value was `key` (its text form, as the
+ * database printed it; null for a sort without a value column, such as catalogue order) and
+ * whose id was `id`. `sort` names the sort that produced it, so a position is never applied to
+ * a list in another order.
+ */
+export interface Position {
+  sort: string;
+  key: string | null;
+  id: string;
+}
+
+/** Encodes a position as the opaque `after` string of the next page (base64url JSON). */
+export function encodePosition(position: Position): string {
+  return Buffer.from(JSON.stringify([position.sort, position.key, position.id]), 'utf8').toString('base64url');
+}
+
+/**
+ * Decodes an `after` string made by {@link encodePosition} for the sort `sort`; undefined when it
+ * is malformed or was made for another sort.
+ */
+export function decodePosition(after: string, sort: string): Position | undefined {
+  if (!/^[A-Za-z0-9_-]{1,2000}$/.test(after)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || value.length !== 3) return undefined;
+  const [madeFor, key, id] = value as unknown[];
+  if (madeFor !== sort || (key !== null && typeof key !== 'string') || typeof id !== 'string') return undefined;
+  if (!/^[1-9][0-9]{0,18}$/.test(id) && !/^[cg]:[1-9][0-9]{0,8}$/.test(id)) return undefined;
+  if (key !== null && key.length > 200) return undefined;
+  return { sort, key, id };
+}
+
+/** The name a sort goes by inside positions, e.g. `rating.desc`. */
+export function sortName(sort: Sort<string>): string {
+  return `${sort.field}.${sort.direction}`;
+}

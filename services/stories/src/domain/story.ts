@@ -1,0 +1,99 @@
+/** Where the author says a story stands; independent of publication. */
+export type StoryStatus = 'complete' | 'incomplete' | 'on-hiatus' | 'cancelled';
+
+/** The audience a story is written for. */
+export type ContentRating = 'everyone' | 'teen' | 'mature';
+
+/** Every status, in the order the API documents them. */
+export const STORY_STATUSES: readonly StoryStatus[] = ['complete', 'incomplete', 'on-hiatus', 'cancelled'];
+
+/** Every content rating, mildest first. */
+export const CONTENT_RATINGS: readonly ContentRating[] = ['everyone', 'teen', 'mature'];
+
+/** Length limits of contract.md §10, in characters (titles, short descriptions) or UTF-8 bytes (text). */
+export const LIMITS = {
+  title: 200,
+  shortDescription: 300,
+  textBytes: 1024 * 1024,
+} as const;
+
+/** A story as the stories service knows it. */
+export interface Story {
+  id: string;
+  authorId: string;
+  title: string;
+  shortDescription: string;
+  /** Markdown. */
+  description: string;
+  descriptionHtml: string;
+  status: StoryStatus;
+  contentRating: ContentRating;
+  /** false: a draft ("unsubmitted"). */
+  published: boolean;
+  /** Published chapters only. */
+  numWords: number;
+  numChapters: number;
+  numViews: number;
+  numLikes: number;
+  numDislikes: number;
+  numComments: number;
+  /** 0–100, null without votes. */
+  rating: number | null;
+  hotness: number;
+  /** Set at the first publication and kept afterwards. */
+  datePublished: Date | null;
+  dateModified: Date;
+  /** When a chapter was last published. */
+  dateUpdated: Date | null;
+  /** Filter form: `c:<n>`, `g:<n>`. */
+  tagIds: string[];
+  /** In chapter order; only the chapters the viewer may see. */
+  chapterIds: string[];
+}
+
+/** Who is asking, as far as visibility rules care (the caller of contract.md §5). */
+export interface Viewer {
+  userId?: string;
+  appId?: string;
+  scopes: readonly string[];
+}
+
+/** The scope that reveals one's own drafts. */
+export const READ_STORIES = 'read_stories';
+
+/** True when `viewer` is a signed-in user holding read_stories and `authorId` is that user. */
+export function canSeeDraftsOf(authorId: string, viewer: Viewer): boolean {
+  return viewer.userId === authorId && viewer.scopes.includes(READ_STORIES);
+}
+
+/**
+ * How a viewer may see one draft-or-published item by id (contract.md §5):
+ * - `visible`: published, or the viewer's own draft with read_stories;
+ * - `needs_scope`: the viewer's own draft without read_stories (403 insufficient_scope);
+ * - `hidden`: someone else's draft (404, as if it did not exist).
+ */
+export type Access = 'visible' | 'needs_scope' | 'hidden';
+
+/** Applies contract.md §5 to an item by `authorId` that is `published` or not. */
+export function accessTo(authorId: string, published: boolean, viewer: Viewer): Access {
+  if (published) return 'visible';
+  if (viewer.userId !== authorId) return 'hidden';
+  return viewer.scopes.includes(READ_STORIES) ? 'visible' : 'needs_scope';
+}
+
+/** True when `id` is a positive integer that fits a Postgres bigint (ids arrive as strings). */
+export function isEntityId(id: string): boolean {
+  return /^[1-9][0-9]{0,18}$/.test(id) && BigInt(id) <= 9223372036854775807n;
+}
+
+/** Length of `text` in characters (code points), as contract.md §10 counts them. */
+export function characterLength(text: string): number {
+  let length = 0;
+  for (const _ of text) length++;
+  return length;
+}
+
+/** Length of `text` in UTF-8 bytes. */
+export function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}

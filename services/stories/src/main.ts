@@ -1,0 +1,63 @@
+import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
+import { createLogger } from '@inkwell/logging';
+import { createPool, migrate } from '@inkwell/pg';
+import { createRedis } from '@inkwell/redis';
+import { loadStoriesConfig } from './config.js';
+import { STORIES_MIGRATIONS as MIGRATIONS, STORIES_SCHEMA as SCHEMA } from './schema.js';
+import { createStoryStatsConsumer } from './consumers/story-stats.consumer.js';
+import { BulkLoadRepository } from './repositories/bulk-load.repository.js';
+import { ChapterRepository } from './repositories/chapter.repository.js';
+import { StoryRepository } from './repositories/story.repository.js';
+import { TagRepository } from './repositories/tag.repository.js';
+import { ViewRepository } from './repositories/view.repository.js';
+import { findDemoAuthors, seedDemoStories } from './seed/demo.seed.js';
+import { createStoriesServer } from './server.js';
+import { ChapterService } from './services/chapter.service.js';
+import { StoryStatsService } from './services/story-stats.service.js';
+import { StoryService } from './services/story.service.js';
+import { TagService } from './services/tag.service.js';
+
+
+/** Composition root of the stories service: config → pool, Redis, Kafka → repositories → services → server. */
+async function main(): Promise<void> {
+  const logger = createLogger('stories');
+  const config = loadStoriesConfig();
+  const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-stories', logger });
+  await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
+  const redis = createRedis(config.REDIS_URL, {}, logger);
+
+  const storyRepository = new StoryRepository(pool);
+  const stories = new StoryService(storyRepository, new TagRepository(pool));
+  const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis), logger);
+  const tags = new TagService(new TagRepository(pool));
+  if (config.SEED_DEMO_DATA) {
+    await seedDemoStories(new BulkLoadRepository(pool), await findDemoAuthors(config.USERS_SERVICE_ADDR), config.DEMO_STORIES, logger);
+  }
+
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-stories', logger });
+  const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
+  await relay.start();
+  const statsConsumer = createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger });
+  await statsConsumer.start();
+
+  const server = createStoriesServer({ logger, stories, chapters, tags });
+  const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
+  logger.info({ port }, 'stories service listening');
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await server.shutdown(5_000);
+    await statsConsumer.stop();
+    await relay.stop();
+    redis.disconnect();
+    await pool.end();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  createLogger('stories').fatal({ err: error }, 'stories service failed to start');
+  process.exit(1);
+});

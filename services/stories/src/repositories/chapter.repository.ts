@@ -1,0 +1,201 @@
+import type pg from 'pg';
+import { appendEvent } from '@inkwell/events';
+import { AppError } from '@inkwell/errors';
+import { translatePgError, withTransaction } from '@inkwell/pg';
+import type { Chapter } from '../domain/chapter.js';
+import type { Story } from '../domain/story.js';
+import { chapterCreated, chapterDeleted, chapterUpdated, snapshotChanged, storyUpdated } from '../events/story.events.js';
+import { chapterColumns, lockStory, readStory, refreshStoryTotals, toChapter, type ChapterRow, type Tx } from './story.rows.js';
+
+/** A chapter together with what visibility rules need to know about its story. */
+export interface ChapterInStory {
+  chapter: Chapter;
+  authorId: string;
+  storyPublished: boolean;
+}
+
+/** A chapter to append to a story, already validated and rendered. */
+export interface NewChapter {
+  title: string;
+  content: string;
+  contentHtml: string;
+  authorsNote: string;
+  authorsNoteHtml: string;
+  published: boolean;
+  numWords: number;
+  now: Date;
+}
+
+/** Changes to a chapter; unset fields stay as they are. */
+export interface ChapterChange {
+  title?: string;
+  content?: string;
+  contentHtml?: string;
+  authorsNote?: string;
+  authorsNoteHtml?: string;
+  published?: boolean;
+  numWords?: number;
+  now: Date;
+}
+
+/** What a service decided about a locked chapter: change it, or delete it. */
+export type ChapterDecision = { change: ChapterChange } | { delete: true };
+
+type ChapterStoryRow = ChapterRow & { author_id: string; story_published: boolean };
+
+/** SQL access to chapters; every write also keeps its story's totals and emits the events. */
+export class ChapterRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Chapter `id` (with content when `withContent`) and its story's author and state. */
+  async findById(id: string, withContent: boolean): Promise<ChapterInStory | undefined> {
+    try {
+      const { rows } = await this.pool.query<ChapterStoryRow>(
+        `SELECT ${chapterColumns(withContent)}, s.author_id, s.published AS story_published
+         FROM chapters c JOIN stories s ON s.id = c.story_id WHERE c.id = $1`,
+        [id],
+      );
+      return rows[0] && toChapterInStory(rows[0]);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** The chapters with these ids that exist (without content), in the order of `ids`. */
+  async findByIds(ids: readonly string[]): Promise<ChapterInStory[]> {
+    if (ids.length === 0) return [];
+    try {
+      const { rows } = await this.pool.query<ChapterStoryRow>(
+        `SELECT ${chapterColumns(false)}, s.author_id, s.published AS story_published
+         FROM chapters c JOIN stories s ON s.id = c.story_id WHERE c.id = ANY($1::bigint[])`,
+        [ids],
+      );
+      const byId = new Map(rows.map((row) => [String(row.id), toChapterInStory(row)]));
+      return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * A page of the chapters of story `storyId` in chapter order (without content), drafts only
+   * when `withDrafts`, starting after chapter number `afterNumber`; `limit + 1` rows are read so
+   * the caller knows whether more follow.
+   */
+  async listByStory(storyId: string, withDrafts: boolean, limit: number, afterNumber: number | undefined): Promise<{ chapters: Chapter[]; more: boolean }> {
+    try {
+      const { rows } = await this.pool.query<ChapterRow>(
+        `SELECT ${chapterColumns(false)} FROM chapters c
+         WHERE c.story_id = $1 AND (c.published OR $2) AND c.chapter_number > $3
+         ORDER BY c.chapter_number LIMIT $4`,
+        [storyId, withDrafts, afterNumber ?? 0, limit + 1],
+      );
+      return { chapters: rows.slice(0, limit).map(toChapter), more: rows.length > limit };
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Appends a chapter to story `storyId` under the story's lock: `decide` (the service's rules)
+   * sees the story and returns the chapter. Writes ChapterCreated, and StoryUpdated when the
+   * story's totals or dates changed. Returns the chapter with its content and the story after.
+   */
+  async create(storyId: string, decide: (story: Story) => NewChapter): Promise<{ chapter: Chapter; story: Story }> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        const before = await lockStory(client, storyId);
+        const chapter = decide(before);
+        const { rows } = await client.query<ChapterRow>(
+          `INSERT INTO chapters AS c (story_id, chapter_number, title, content, content_html, authors_note, authors_note_html, published, num_words,
+                                 date_published, date_modified)
+           VALUES ($1, (SELECT coalesce(max(chapter_number), 0) + 1 FROM chapters WHERE story_id = $1), $2, $3, $4, $5, $6, $7, $8,
+                   CASE WHEN $7 THEN $9::timestamptz END, $9)
+           RETURNING ${chapterColumns(true)}`,
+          [storyId, chapter.title, chapter.content, chapter.contentHtml, chapter.authorsNote, chapter.authorsNoteHtml, chapter.published, chapter.numWords, chapter.now],
+        );
+        const created = toChapter(rows[0]!);
+        await appendEvent(client, { key: created.id, payload: chapterCreated(created, before.authorId) });
+        const after = await this.afterChapterChange(client, before, { dateModified: chapter.now, ...(chapter.published ? { dateUpdated: chapter.now } : {}) });
+        return { chapter: created, story: after };
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Locks chapter `id` and its story (story first, like every writer), lets `decide` look at
+   * both, and applies the decision: a change (ChapterUpdated), or a delete that moves later
+   * chapters up one number (ChapterDeleted, a ChapterUpdated per renumbered chapter). Either
+   * way the story's totals are recounted (StoryUpdated when its snapshot changed). Returns the
+   * chapter after the change with its content, or undefined after a delete; NOT_FOUND if none.
+   */
+  async mutate(id: string, decide: (chapter: Chapter, story: Story) => ChapterDecision): Promise<Chapter | undefined> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        const { rows: owner } = await client.query<{ story_id: string }>('SELECT story_id FROM chapters WHERE id = $1', [id]);
+        if (!owner[0]) throw AppError.notFound('chapter');
+        const story = await lockStory(client, String(owner[0].story_id));
+        const { rows } = await client.query<ChapterRow>(`SELECT ${chapterColumns(true)} FROM chapters c WHERE c.id = $1 FOR UPDATE`, [id]);
+        if (!rows[0]) throw AppError.notFound('chapter');
+        const before = toChapter(rows[0]);
+        const decision = decide(before, story);
+
+        if ('delete' in decision) {
+          await client.query('DELETE FROM chapters WHERE id = $1', [id]);
+          await appendEvent(client, { key: id, payload: chapterDeleted(before, story.authorId) });
+          const { rows: moved } = await client.query<ChapterRow>(
+            `UPDATE chapters c SET chapter_number = c.chapter_number - 1 WHERE c.story_id = $1 AND c.chapter_number > $2
+             RETURNING ${chapterColumns(false)}`,
+            [story.id, before.chapterNumber],
+          );
+          for (const row of moved.sort((a, b) => a.chapter_number - b.chapter_number)) {
+            const after = toChapter(row);
+            await appendEvent(client, { key: after.id, payload: chapterUpdated({ ...after, chapterNumber: after.chapterNumber + 1 }, after, story.authorId) });
+          }
+          await this.afterChapterChange(client, story, { dateModified: new Date() });
+          return undefined;
+        }
+
+        const change = decision.change;
+        const { rows: updated } = await client.query<ChapterRow>(
+          `UPDATE chapters c SET
+             title = $2, content = $3, content_html = $4, authors_note = $5, authors_note_html = $6, published = $7, num_words = $8,
+             date_published = CASE WHEN $7 THEN coalesce(c.date_published, $9) ELSE c.date_published END, date_modified = $9
+           WHERE c.id = $1
+           RETURNING ${chapterColumns(true)}`,
+          [
+            id,
+            change.title ?? before.title,
+            change.content ?? before.content,
+            change.contentHtml ?? before.contentHtml,
+            change.authorsNote ?? before.authorsNote,
+            change.authorsNoteHtml ?? before.authorsNoteHtml,
+            change.published ?? before.published,
+            change.numWords ?? before.numWords,
+            change.now,
+          ],
+        );
+        const after = toChapter(updated[0]!);
+        await appendEvent(client, { key: id, payload: chapterUpdated(before, after, story.authorId) });
+        const newlyPublished = after.published && !before.published;
+        await this.afterChapterChange(client, story, { dateModified: change.now, ...(newlyPublished ? { dateUpdated: change.now } : {}) });
+        return after;
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  private async afterChapterChange(client: Tx, before: Story, changes: { dateModified: Date; dateUpdated?: Date }): Promise<Story> {
+    await refreshStoryTotals(client, before.id, changes);
+    const after = (await readStory(client, before.id, null, true))!;
+    if (snapshotChanged(before, after)) await appendEvent(client, { key: before.id, payload: storyUpdated(before, after) });
+    return after;
+  }
+}
+
+function toChapterInStory(row: ChapterStoryRow): ChapterInStory {
+  return { chapter: toChapter(row), authorId: String(row.author_id), storyPublished: row.story_published };
+}

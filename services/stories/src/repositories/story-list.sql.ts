@@ -1,0 +1,115 @@
+import type { SortDirection, StorySortField } from '../domain/list.js';
+import { SEARCH_CANDIDATES, type StoryListQuery } from '../domain/story-query.js';
+
+/** A parameterised SQL statement. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** The SQL type of each sort value, for casting a position's key back. */
+const KEY_TYPES: Record<Exclude<StorySortField, 'relevance' | 'date_added'>, string> = {
+  date_published: 'timestamptz',
+  hotness: 'float8',
+  date_modified: 'timestamptz',
+  rating: 'int',
+  num_words: 'int',
+  num_views: 'int',
+  num_comments: 'int',
+  num_likes: 'int',
+  num_dislikes: 'int',
+};
+
+/**
+ * The SQL expression a story list sorts by. They match the expression indexes of migration 0001
+ * exactly (the planner needs that): rating uses a direction-specific coalesce so stories without
+ * votes come last both ways; date_published likewise, but only where drafts (never published, no
+ * date) can be in the list.
+ */
+function sortExpression(field: Exclude<StorySortField, 'relevance' | 'date_added'>, direction: SortDirection, draftsPossible: boolean): string {
+  switch (field) {
+    case 'rating':
+      return direction === 'asc' ? 'coalesce(s.rating, 101)' : 'coalesce(s.rating, -1)';
+    case 'date_published':
+      if (!draftsPossible) return 's.date_published';
+      return direction === 'asc' ? "coalesce(s.date_published, 'infinity'::timestamptz)" : "coalesce(s.date_published, '-infinity'::timestamptz)";
+    default:
+      return `s.${field}`;
+  }
+}
+
+/** Collects parameters and hands out their placeholders. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+function filterConditions(query: StoryListQuery, params: Params): string[] {
+  const where: string[] = [];
+  if (query.publication === 'published') where.push('s.published');
+  if (query.publication === 'drafts') where.push('NOT s.published');
+  if (query.ids) where.push(`s.id = ANY(${params.add(query.ids)}::bigint[])`);
+  if (query.authorId !== undefined) where.push(`s.author_id = ${params.add(query.authorId)}::bigint`);
+  if (query.numWordsMin !== undefined) where.push(`s.num_words >= ${params.add(query.numWordsMin)}::int`);
+  if (query.numWordsMax !== undefined) where.push(`s.num_words <= ${params.add(query.numWordsMax)}::int`);
+  if (query.status !== undefined) where.push(`s.status = ${params.add(query.status)}`);
+  if (query.datePublishedMin) where.push(`s.date_published >= ${params.add(query.datePublishedMin)}::timestamptz`);
+  if (query.datePublishedMax) where.push(`s.date_published <= ${params.add(query.datePublishedMax)}::timestamptz`);
+  if (query.tagIds && query.tagIds.length > 0) where.push(`s.tag_ids @> ${params.add(query.tagIds)}::text[]`);
+  if (query.text !== undefined) where.push(`s.search_vector @@ websearch_to_tsquery('english', ${params.add(query.text)})`);
+  return where;
+}
+
+/**
+ * The statement selecting one keyset page of story ids (`id`, and `sort_key`: the sort value as
+ * text, for the next position), `limit + 1` rows so the caller can tell whether more follow.
+ *
+ * Relevance is bounded re-ranking: the SEARCH_CANDIDATES matches with the most views are found
+ * first (walking the num_views index and testing each row's search vector when the query matches
+ * many stories, or from the full-text index when it matches few), then ranked by ts_rank_cd with
+ * field weights; pages walk that ranking by (rank, id).
+ */
+export function storyPageStatement(query: StoryListQuery): Statement {
+  const params = new Params();
+  const where = filterConditions(query, params);
+  const { field, direction } = query.sort;
+  const comparison = direction === 'asc' ? '>' : '<';
+  const order = direction === 'asc' ? 'ASC' : 'DESC';
+  const limit = query.limit + 1;
+
+  if (field === 'relevance') {
+    if (query.text === undefined) throw new TypeError('relevance needs a text query');
+    const tsquery = `websearch_to_tsquery('english', ${params.add(query.text)})`;
+    const after = query.after ? `WHERE (r.rank, r.id) ${comparison} (${params.add(query.after.key)}::real, ${params.add(query.after.id)}::bigint)` : '';
+    return {
+      text: `WITH candidates AS MATERIALIZED (
+          SELECT s.id, s.search_vector FROM stories s
+          WHERE ${where.join(' AND ')}
+          ORDER BY s.num_views DESC, s.id DESC
+          LIMIT ${SEARCH_CANDIDATES}
+        ), ranked AS (
+          SELECT c.id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', c.search_vector, ${tsquery}, 1)::real AS rank FROM candidates c
+        )
+        SELECT r.id::text AS id, r.rank::text AS sort_key FROM ranked r ${after}
+        ORDER BY r.rank ${order}, r.id ${order}
+        LIMIT ${limit}`,
+      values: params.values,
+    };
+  }
+  if (field === 'date_added') throw new TypeError('date_added needs bookshelves');
+
+  const expression = sortExpression(field, direction, query.publication !== 'published');
+  if (query.after) {
+    where.push(`(${expression}, s.id) ${comparison} (${params.add(query.after.key)}::${KEY_TYPES[field]}, ${params.add(query.after.id)}::bigint)`);
+  }
+  return {
+    text: `SELECT s.id::text AS id, (${expression})::text AS sort_key FROM stories s
+      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${expression} ${order}, s.id ${order}
+      LIMIT ${limit}`,
+    values: params.values,
+  };
+}

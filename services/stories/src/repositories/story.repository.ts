@@ -1,0 +1,194 @@
+import type pg from 'pg';
+import { appendEvent } from '@inkwell/events';
+import { translatePgError, withTransaction } from '@inkwell/pg';
+import type { IdPage, StoryListQuery } from '../domain/story-query.js';
+import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
+import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
+import { adjustTagCounts, chapterColumns, lockStory, readStory, storyColumns, toChapter, toStory, type ChapterRow, type StoryRow, type Tx } from './story.rows.js';
+import { storyPageStatement } from './story-list.sql.js';
+
+/** A story to create, already validated and rendered. */
+export interface NewStory {
+  authorId: string;
+  title: string;
+  shortDescription: string;
+  description: string;
+  descriptionHtml: string;
+  status: StoryStatus;
+  contentRating: ContentRating;
+  tagIds: string[];
+  now: Date;
+}
+
+/** Changes to a story; unset fields stay as they are. */
+export interface StoryChange {
+  title?: string;
+  shortDescription?: string;
+  description?: string;
+  descriptionHtml?: string;
+  status?: StoryStatus;
+  contentRating?: ContentRating;
+  published?: boolean;
+  tagIds?: string[];
+  datePublished?: Date;
+  hotness?: number;
+  dateModified: Date;
+}
+
+/** What a service decided about a locked story: change it, or delete it with its chapters. */
+export type StoryDecision = { change: StoryChange } | { delete: true };
+
+/** SQL access to stories (and their texts), with their outbox events. */
+export class StoryRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Story `id` with the chapter ids `draftsOf` (a user id, or null) may see; undefined if none. */
+  async findById(id: string, draftsOf: string | null): Promise<Story | undefined> {
+    try {
+      return await readStory(this.pool, id, draftsOf);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** The stories with these ids that exist, in the order of `ids` (duplicates once). */
+  async findByIds(ids: readonly string[], draftsOf: string | null): Promise<Story[]> {
+    if (ids.length === 0) return [];
+    try {
+      const { rows } = await this.pool.query<StoryRow>(
+        `SELECT ${storyColumns('$2')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = ANY($1::bigint[])`,
+        [ids, draftsOf],
+      );
+      const byId = new Map(rows.map((row) => [String(row.id), toStory(row)]));
+      return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** One keyset page of the ids of a story list, in list order. */
+  async listPage(query: StoryListQuery): Promise<IdPage> {
+    try {
+      const statement = storyPageStatement(query);
+      const { rows } = await this.pool.query<{ id: string; sort_key: string | null }>(statement.text, statement.values);
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return { ids: page.map((row) => row.id), ...(rows.length > query.limit && last ? { next: { key: last.sort_key, id: last.id } } : {}) };
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** Creates a draft story with its `StoryCreated` event. */
+  async create(story: NewStory): Promise<Story> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<{ id: string }>(
+          `INSERT INTO stories (author_id, title, short_description, status, content_rating, tag_ids, date_modified, search_vector)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, story_search_vector($2, $3, $8, $6))
+           RETURNING id`,
+          [story.authorId, story.title, story.shortDescription, story.status, story.contentRating, story.tagIds, story.now, story.description],
+        );
+        const id = String(rows[0]!.id);
+        await client.query('INSERT INTO story_texts (story_id, description, description_html) VALUES ($1, $2, $3)', [id, story.description, story.descriptionHtml]);
+        const created = (await readStory(client, id, null, true))!;
+        await appendEvent(client, { key: id, payload: storyCreated(created) });
+        return created;
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Locks story `id`, lets `decide` (the service's rules) look at it with all its chapter ids,
+   * and applies the decision with its events in the same transaction: the changed story
+   * (StoryUpdated when anything in its snapshot changed), or undefined after a delete
+   * (ChapterDeleted for each chapter, then StoryDeleted). `decide` throwing rolls everything
+   * back. NOT_FOUND when there is no such story.
+   */
+  async mutate(id: string, decide: (current: Story) => StoryDecision): Promise<Story | undefined> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        const before = await lockStory(client, id);
+        const decision = decide(before);
+        if ('delete' in decision) {
+          await this.deleteLocked(client, before);
+          return undefined;
+        }
+        const after = await this.applyChange(client, before, decision.change);
+        if (snapshotChanged(before, after)) await appendEvent(client, { key: id, payload: storyUpdated(before, after) });
+        return after;
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** Writes a `StoryViewed` event (a counted read); the counts follow from the event. */
+  async recordView(storyId: string, chapterId: string, reader: Reader): Promise<void> {
+    try {
+      await appendEvent(this.pool, { key: storyId, payload: storyViewed(storyId, chapterId, reader) });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Counts one view of a story and its chapter inside the consumer's transaction `client`,
+   * updating the hotness with `heat(current)` under the row lock. Missing rows (deleted since)
+   * are ignored.
+   */
+  async applyView(client: Tx, storyId: string, chapterId: string, heat: (current: number) => number): Promise<void> {
+    try {
+      const { rows } = await client.query<{ hotness: number; published: boolean }>('SELECT hotness, published FROM stories WHERE id = $1 FOR UPDATE', [storyId]);
+      const row = rows[0];
+      if (!row) return;
+      await client.query('UPDATE stories SET num_views = num_views + 1, hotness = $2 WHERE id = $1', [storyId, row.published ? heat(row.hotness) : row.hotness]);
+      await client.query('UPDATE chapters SET num_views = num_views + 1 WHERE id = $1 AND story_id = $2', [chapterId, storyId]);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  private async applyChange(client: Tx, before: Story, change: StoryChange): Promise<Story> {
+    const description = change.description ?? before.description;
+    const tagIds = change.tagIds ?? before.tagIds;
+    await client.query(
+      `UPDATE stories SET
+         title = $2, short_description = $3, status = $4, content_rating = $5, published = $6, tag_ids = $7,
+         date_published = coalesce(date_published, $8), hotness = $9, date_modified = $10,
+         search_vector = story_search_vector($2, $3, $11, $7)
+       WHERE id = $1`,
+      [
+        before.id,
+        change.title ?? before.title,
+        change.shortDescription ?? before.shortDescription,
+        change.status ?? before.status,
+        change.contentRating ?? before.contentRating,
+        change.published ?? before.published,
+        tagIds,
+        change.datePublished ?? null,
+        change.hotness ?? before.hotness,
+        change.dateModified,
+        description,
+      ],
+    );
+    if (change.description !== undefined) {
+      await client.query('UPDATE story_texts SET description = $2, description_html = $3 WHERE story_id = $1', [before.id, description, change.descriptionHtml ?? '']);
+    }
+    const after = (await readStory(client, before.id, null, true))!;
+    await adjustTagCounts(client, before, after);
+    return after;
+  }
+
+  private async deleteLocked(client: Tx, story: Story): Promise<void> {
+    const { rows } = await client.query<ChapterRow>(`DELETE FROM chapters c WHERE c.story_id = $1 RETURNING ${chapterColumns(false)}`, [story.id]);
+    for (const row of rows.sort((a, b) => a.chapter_number - b.chapter_number)) {
+      await appendEvent(client, { key: String(row.id), payload: chapterDeleted(toChapter(row), story.authorId) });
+    }
+    await client.query('DELETE FROM stories WHERE id = $1', [story.id]);
+    await adjustTagCounts(client, story, { published: false, tagIds: [] });
+    await appendEvent(client, { key: story.id, payload: storyDeleted(story) });
+  }
+}

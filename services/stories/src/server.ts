@@ -1,0 +1,14 @@
+import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
+import type { Logger } from '@inkwell/logging';
+import { StoriesService } from '@inkwell/proto/stories';
+import { storiesHandlers, type StoriesHandlerDeps } from './transport/story.handlers.js';
+
+/** What the stories gRPC server needs, already constructed. */
+export interface StoriesServerDeps extends StoriesHandlerDeps {
+  logger: Logger;
+}
+
+/** Builds the stories gRPC server (StoriesService + health) without listening: tests start it on port 0. */
+export function createStoriesServer(deps: StoriesServerDeps): GrpcServer {
+  return createGrpcServer({ logger: deps.logger }).add(StoriesService, storiesHandlers(deps));
+}

@@ -1,0 +1,198 @@
+import { AppError, ErrorCode } from '@inkwell/errors';
+import type { Logger } from '@inkwell/logging';
+import { renderMarkdown } from '@inkwell/markdown';
+import { countWords, type Chapter } from '../domain/chapter.js';
+import { decodePosition, encodePosition, pageSizeOf } from '../domain/list.js';
+import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type Story, type Viewer } from '../domain/story.js';
+import type { ChapterChange, ChapterInStory, ChapterRepository } from '../repositories/chapter.repository.js';
+import type { StoryRepository } from '../repositories/story.repository.js';
+import type { ViewRepository } from '../repositories/view.repository.js';
+import { batchIds, checkText, checkTitle, Problems } from './validation.js';
+import { assertAuthor, requireWriter, type PageInput, type StoryService } from './story.service.js';
+
+/** POST /stories/:id/chapters. */
+export interface CreateChapterInput {
+  title: string;
+  content: string;
+  authorsNote: string;
+  published: boolean;
+}
+
+/** PATCH /chapters/:id: only the fields present change. */
+export interface UpdateChapterInput {
+  title?: string;
+  content?: string;
+  authorsNote?: string;
+  published?: boolean;
+}
+
+/** One page of a story's chapters and the position after it ('' on the last page). */
+export interface ChapterPage {
+  chapters: Chapter[];
+  nextAfter: string;
+}
+
+const CHAPTER_ORDER = 'chapter_number.asc';
+
+/** The rules about chapters: visibility like their story's, authorship, publishing, views. */
+export class ChapterService {
+  constructor(
+    private readonly chapters: ChapterRepository,
+    private readonly stories: StoryRepository,
+    private readonly storyService: StoryService,
+    private readonly views: ViewRepository,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * GET /stories/:id/chapters: the story must be visible (as GetStory); its draft chapters are
+   * listed for its author with read_stories only.
+   */
+  async listChapters(storyId: string, page: PageInput, viewer: Viewer): Promise<ChapterPage> {
+    const story = await this.storyService.getStory(storyId, viewer);
+    const limit = pageSizeOf(page.pageSize);
+    if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
+    let afterNumber: number | undefined;
+    if (page.after !== '') {
+      const position = decodePosition(page.after, CHAPTER_ORDER);
+      if (!position || position.key === null || !/^[1-9][0-9]{0,8}$/.test(position.key)) {
+        throw AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
+      }
+      afterNumber = Number(position.key);
+    }
+    const { chapters, more } = await this.chapters.listByStory(story.id, canSeeDraftsOf(story.authorId, viewer), limit, afterNumber);
+    const last = chapters.at(-1);
+    return { chapters, nextAfter: more && last ? encodePosition({ sort: CHAPTER_ORDER, key: String(last.chapterNumber), id: last.id }) : '' };
+  }
+
+  /** The visible chapters among `ids` (without content), in their order. */
+  async batchGetChapters(ids: readonly string[], viewer: Viewer): Promise<Chapter[]> {
+    const found = await this.chapters.findByIds(batchIds(ids));
+    return found.filter((item) => accessOf(item, viewer) === 'visible').map((item) => item.chapter);
+  }
+
+  /**
+   * Chapter `id` as `viewer` may see it: a draft chapter, or any chapter of a draft story, only
+   * for its author with read_stories (others: NOT_FOUND). Reading the content of a published
+   * chapter of a published story counts a view, once per reader and chapter per 24 hours; the
+   * author's own reads and callers without identity are not counted.
+   */
+  async getChapter(id: string, includeContent: boolean, viewer: Viewer): Promise<Chapter> {
+    const found = isEntityId(id) ? await this.chapters.findById(id, includeContent) : undefined;
+    if (!found) throw AppError.notFound('chapter');
+    const access = accessOf(found, viewer);
+    if (access === 'hidden') throw AppError.notFound('chapter');
+    if (access === 'needs_scope') throw AppError.insufficientScope(READ_STORIES);
+    if (includeContent && found.chapter.published && found.storyPublished && viewer.userId !== found.authorId) {
+      await this.countView(found, viewer);
+    }
+    return found.chapter;
+  }
+
+  /** Appends a chapter to story `storyId` of the caller. */
+  async createChapter(storyId: string, input: CreateChapterInput, viewer: Viewer): Promise<Chapter> {
+    requireWriter(viewer);
+    if (!isEntityId(storyId)) throw AppError.notFound('story');
+    const problems = new Problems();
+    const title = checkTitle(problems, input.title);
+    checkText(problems, input.content, 'content');
+    checkText(problems, input.authorsNote, 'authors_note');
+    problems.throwIfAny();
+    const contentHtml = renderMarkdown(input.content);
+    const authorsNoteHtml = renderMarkdown(input.authorsNote);
+    const { chapter } = await this.chapters.create(storyId, (story) => {
+      assertAuthor(story, viewer);
+      return {
+        title,
+        content: input.content,
+        contentHtml,
+        authorsNote: input.authorsNote,
+        authorsNoteHtml,
+        published: input.published,
+        numWords: countWords(input.content),
+        now: this.clock(),
+      };
+    });
+    return chapter;
+  }
+
+  /**
+   * Changes the fields present in `input` of chapter `id` by its story's author. Unpublishing
+   * the last published chapter of a published story is refused (unpublish the story first).
+   */
+  async updateChapter(id: string, input: UpdateChapterInput, viewer: Viewer): Promise<Chapter> {
+    requireWriter(viewer);
+    if (!isEntityId(id)) throw AppError.notFound('chapter');
+    const problems = new Problems();
+    const change: ChapterChange = { now: this.clock() };
+    if (input.title !== undefined) change.title = checkTitle(problems, input.title);
+    if (input.content !== undefined) change.content = checkText(problems, input.content, 'content');
+    if (input.authorsNote !== undefined) change.authorsNote = checkText(problems, input.authorsNote, 'authors_note');
+    problems.throwIfAny();
+    if (change.content !== undefined) {
+      change.contentHtml = renderMarkdown(change.content);
+      change.numWords = countWords(change.content);
+    }
+    if (change.authorsNote !== undefined) change.authorsNoteHtml = renderMarkdown(change.authorsNote);
+    if (input.published !== undefined) change.published = input.published;
+
+    const changesAnything = Object.values(input).some((value) => value !== undefined);
+    const updated = await this.chapters.mutate(id, (chapter, story) => {
+      assertChapterAuthor(chapter, story, viewer);
+      if (!changesAnything) return { change: { now: chapter.dateModified } };
+      if (change.published === false && chapter.published && isLastPublishedChapter(story)) {
+        throw AppError.validation('/data/attributes/published', 'A published story keeps at least one published chapter: unpublish the story first.');
+      }
+      return { change };
+    });
+    return updated!;
+  }
+
+  /** Deletes chapter `id`; later chapters move up one number. */
+  async deleteChapter(id: string, viewer: Viewer): Promise<void> {
+    requireWriter(viewer);
+    if (!isEntityId(id)) throw AppError.notFound('chapter');
+    await this.chapters.mutate(id, (chapter, story) => {
+      assertChapterAuthor(chapter, story, viewer);
+      if (chapter.published && isLastPublishedChapter(story)) {
+        throw new AppError(ErrorCode.INVALID_ARGUMENT, 'A published story keeps at least one published chapter: unpublish the story first.', {
+          details: [{ reason: 'validation_failed', detail: 'This is the last published chapter of a published story: unpublish the story first.' }],
+        });
+      }
+      return { delete: true };
+    });
+  }
+
+  private async countView(found: ChapterInStory, viewer: Viewer): Promise<void> {
+    const reader = viewer.userId !== undefined ? { userId: viewer.userId } : viewer.appId !== undefined ? { appId: viewer.appId } : undefined;
+    if (!reader) return;
+    const readerKey = 'userId' in reader ? `u:${reader.userId}` : `a:${reader.appId}`;
+    try {
+      if (await this.views.firstReadWithinWindow(found.chapter.id, readerKey)) {
+        await this.stories.recordView(found.chapter.storyId, found.chapter.id, reader);
+      }
+    } catch (error) {
+      // A lost view is better than a failed read.
+      this.logger.warn({ err: error, chapterId: found.chapter.id }, 'could not count a view');
+    }
+  }
+}
+
+function accessOf(item: ChapterInStory, viewer: Viewer) {
+  return accessTo(item.authorId, item.chapter.published && item.storyPublished, viewer);
+}
+
+function isLastPublishedChapter(story: Story): boolean {
+  return story.published && story.numChapters <= 1;
+}
+
+/**
+ * Authorship for chapter writes: a chapter the caller may not know about (draft of another's
+ * story, or another's draft chapter) is 404; another's visible chapter is 403.
+ */
+function assertChapterAuthor(chapter: Chapter, story: Story, viewer: Viewer): void {
+  if (story.authorId === viewer.userId) return;
+  if (!story.published || !chapter.published) throw AppError.notFound('chapter');
+  throw AppError.forbidden('Only the author can change this chapter.');
+}

@@ -1,0 +1,302 @@
+import { AppError } from '@inkwell/errors';
+import { renderMarkdown } from '@inkwell/markdown';
+import { publicationHeat } from '../domain/hotness.js';
+import { decodePosition, DEFAULT_STORY_SORT, encodePosition, pageSizeOf, sortName, type Sort } from '../domain/list.js';
+import type { IdPage, Publication, StoryListQuery } from '../domain/story-query.js';
+import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type ContentRating, type Story, type StoryStatus, type Viewer } from '../domain/story.js';
+import { isTagId } from '../domain/tag.js';
+import type { StoryChange, StoryRepository } from '../repositories/story.repository.js';
+import type { TagRepository } from '../repositories/tag.repository.js';
+import { batchIds, checkShortDescription, checkTagIds, checkText, checkTitle, Problems } from './validation.js';
+
+/** The scope every story and chapter write needs (the gateway checks it too). */
+export const WRITE_STORIES = 'write_stories';
+
+/** The filters of GET /stories as the transport decoded them; unset fields filter nothing. */
+export interface StoryFilterInput {
+  ids: string[];
+  authorId?: string;
+  numWordsMin?: number;
+  numWordsMax?: number;
+  status?: StoryStatus;
+  datePublishedMin?: Date;
+  datePublishedMax?: Date;
+  tagIds: string[];
+  bookshelfId?: string;
+  unread?: boolean;
+}
+
+/** A page request: size (0 = default) and the opaque position of the previous page ('' = first). */
+export interface PageInput {
+  pageSize: number;
+  after: string;
+}
+
+/** GET /stories. */
+export interface ListStoriesInput extends PageInput {
+  /** '' for no search. */
+  query: string;
+  filter: StoryFilterInput;
+  /** undefined: the default sort (-date_published). */
+  sort?: Sort;
+}
+
+/** GET /users/:id/stories. */
+export interface ListUserStoriesInput extends PageInput {
+  userId: string;
+  published?: boolean;
+  sort?: Sort;
+}
+
+/** One page of stories and the position after it ('' on the last page). */
+export interface StoryPage {
+  stories: Story[];
+  nextAfter: string;
+}
+
+/** POST /stories. */
+export interface CreateStoryInput {
+  title: string;
+  shortDescription: string;
+  description: string;
+  status?: StoryStatus;
+  contentRating?: ContentRating;
+  published: boolean;
+  tagIds: string[];
+}
+
+/** PATCH /stories/:id: only the fields present change. */
+export interface UpdateStoryInput {
+  title?: string;
+  shortDescription?: string;
+  description?: string;
+  status?: StoryStatus;
+  contentRating?: ContentRating;
+  published?: boolean;
+  tagIds?: string[];
+}
+
+/** The longest search query accepted, in characters. */
+export const MAX_QUERY_LENGTH = 500;
+
+/** The most ids `filter[ids]` takes. */
+export const MAX_FILTER_IDS = 100;
+
+const NEEDS_BOOKSHELVES = 'is available once bookshelves are; it cannot be used yet.';
+
+/** The rules about stories: visibility (contract.md §5), validation and publishing (§3, §10), lists (§6). */
+export class StoryService {
+  constructor(
+    private readonly stories: StoryRepository,
+    private readonly tags: TagRepository,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Story `id` as `viewer` may see it: NOT_FOUND for none or another's draft; own draft needs read_stories. */
+  async getStory(id: string, viewer: Viewer): Promise<Story> {
+    const story = isEntityId(id) ? await this.stories.findById(id, draftsOf(viewer)) : undefined;
+    if (!story) throw AppError.notFound('story');
+    const access = accessTo(story.authorId, story.published, viewer);
+    if (access === 'hidden') throw AppError.notFound('story');
+    if (access === 'needs_scope') throw AppError.insufficientScope(READ_STORIES);
+    return story;
+  }
+
+  /** The visible stories among `ids`, in their order; others (missing, drafts not shown) left out. */
+  async batchGetStories(ids: readonly string[], viewer: Viewer): Promise<Story[]> {
+    const found = await this.stories.findByIds(batchIds(ids), draftsOf(viewer));
+    return found.filter((story) => accessTo(story.authorId, story.published, viewer) === 'visible');
+  }
+
+  /** GET /stories: published stories only, filtered, searched, sorted, one keyset page. */
+  async listStories(input: ListStoriesInput, viewer: Viewer): Promise<StoryPage> {
+    const filter = input.filter;
+    if (filter.bookshelfId !== undefined) throw AppError.badParameter('filter[bookshelf]', `filter[bookshelf] ${NEEDS_BOOKSHELVES}`);
+    if (filter.unread !== undefined) throw AppError.badParameter('filter[unread]', `filter[unread] ${NEEDS_BOOKSHELVES}`);
+    const text = input.query.trim();
+    if (text.length > MAX_QUERY_LENGTH) throw AppError.badParameter('query', `A search query has at most ${MAX_QUERY_LENGTH} characters.`);
+    const sort = input.sort ?? DEFAULT_STORY_SORT;
+    if (sort.field === 'relevance' && text === '') throw AppError.badParameter('sort', 'Sorting by relevance needs a search query (query=…).', 'invalid_sort');
+    if (sort.field === 'date_added') throw AppError.badParameter('sort', `sort=date_added ${NEEDS_BOOKSHELVES}`, 'invalid_sort');
+
+    const query: Omit<StoryListQuery, 'limit' | 'after'> = { publication: 'published', sort };
+    if (filter.ids.length > 0) {
+      if (filter.ids.length > MAX_FILTER_IDS) throw AppError.badParameter('filter[ids]', `filter[ids] takes at most ${MAX_FILTER_IDS} ids.`);
+      if (!filter.ids.every(isEntityId)) throw AppError.badParameter('filter[ids]', 'filter[ids] is a comma-separated list of story ids.');
+      query.ids = [...new Set(filter.ids)];
+    }
+    if (filter.authorId !== undefined) {
+      if (!isEntityId(filter.authorId)) throw AppError.badParameter('filter[author]', 'filter[author] is a user id.');
+      query.authorId = filter.authorId;
+    }
+    if ((filter.numWordsMin ?? 0) < 0 || (filter.numWordsMax ?? 0) < 0) throw AppError.badParameter('filter[num_words]', 'Word counts are not negative.');
+    if (filter.numWordsMin !== undefined && filter.numWordsMax !== undefined && filter.numWordsMin > filter.numWordsMax) {
+      throw AppError.badParameter('filter[num_words]', 'The minimum of filter[num_words] is above its maximum.');
+    }
+    if (filter.numWordsMin !== undefined) query.numWordsMin = filter.numWordsMin;
+    if (filter.numWordsMax !== undefined) query.numWordsMax = filter.numWordsMax;
+    if (filter.datePublishedMin && filter.datePublishedMax && filter.datePublishedMin > filter.datePublishedMax) {
+      throw AppError.badParameter('filter[date_published]', 'The minimum of filter[date_published] is after its maximum.');
+    }
+    if (filter.datePublishedMin) query.datePublishedMin = filter.datePublishedMin;
+    if (filter.datePublishedMax) query.datePublishedMax = filter.datePublishedMax;
+    if (filter.status) query.status = filter.status;
+    if (filter.tagIds.length > 0) {
+      if (!filter.tagIds.every(isTagId)) throw AppError.badParameter('filter[tags]', 'Tags are c:<n> (characters) or g:<n> (genres).');
+      query.tagIds = [...new Set(filter.tagIds)];
+    }
+    if (text !== '') query.text = text;
+    return this.page(query, input, viewer);
+  }
+
+  /**
+   * GET /users/:id/stories: the author's published stories, plus their drafts for the author
+   * holding read_stories. `published: false` asks for drafts: another user's are never shown
+   * (empty list), one's own need read_stories (PERMISSION_DENIED otherwise).
+   */
+  async listUserStories(input: ListUserStoriesInput, viewer: Viewer): Promise<StoryPage> {
+    if (!isEntityId(input.userId)) throw AppError.notFound('user');
+    const sort = input.sort ?? DEFAULT_STORY_SORT;
+    if (sort.field === 'relevance' || sort.field === 'date_added') {
+      throw AppError.badParameter('sort', `sort=${sort.field} is not available on a user's stories.`, 'invalid_sort');
+    }
+    const own = viewer.userId === input.userId;
+    if (input.published === false && own && !viewer.scopes.includes(READ_STORIES)) throw AppError.insufficientScope(READ_STORIES);
+    const seesDrafts = canSeeDraftsOf(input.userId, viewer);
+    let publication: Publication;
+    if (input.published === true || !seesDrafts) publication = 'published';
+    else publication = input.published === false ? 'drafts' : 'all';
+    if (input.published === false && !seesDrafts) {
+      // Validate the position anyway, so a bad cursor is an error here too.
+      this.position(input, sort);
+      return { stories: [], nextAfter: '' };
+    }
+    return this.page({ publication, authorId: input.userId, sort }, input, viewer);
+  }
+
+  /** Creates a draft story by the calling user. */
+  async createStory(input: CreateStoryInput, viewer: Viewer): Promise<Story> {
+    const authorId = requireWriter(viewer);
+    const problems = new Problems();
+    const title = checkTitle(problems, input.title);
+    const shortDescription = checkShortDescription(problems, input.shortDescription);
+    const description = checkText(problems, input.description, 'description');
+    const tagIds = checkTagIds(problems, input.tagIds);
+    if (input.published) problems.add('/data/attributes/published', 'A story is published once it has a published chapter: create it as a draft, add a chapter, then publish it.');
+    problems.throwIfAny();
+    await this.checkTagsExist(tagIds);
+    return this.stories.create({
+      authorId,
+      title,
+      shortDescription,
+      description,
+      descriptionHtml: renderMarkdown(description),
+      status: input.status ?? 'incomplete',
+      contentRating: input.contentRating ?? 'everyone',
+      tagIds,
+      now: this.clock(),
+    });
+  }
+
+  /**
+   * Changes the fields present in `input` of story `id` by its author. Publishing needs a
+   * published chapter and sets date_published the first time; unpublishing is always allowed.
+   */
+  async updateStory(id: string, input: UpdateStoryInput, viewer: Viewer): Promise<Story> {
+    requireWriter(viewer);
+    if (!isEntityId(id)) throw AppError.notFound('story');
+    const problems = new Problems();
+    const change: StoryChange = { dateModified: this.clock() };
+    if (input.title !== undefined) change.title = checkTitle(problems, input.title);
+    if (input.shortDescription !== undefined) change.shortDescription = checkShortDescription(problems, input.shortDescription);
+    if (input.description !== undefined) change.description = checkText(problems, input.description, 'description');
+    if (input.tagIds !== undefined) change.tagIds = checkTagIds(problems, input.tagIds);
+    problems.throwIfAny();
+    if (change.tagIds) await this.checkTagsExist(change.tagIds);
+    if (change.description !== undefined) change.descriptionHtml = renderMarkdown(change.description);
+    if (input.status !== undefined) change.status = input.status;
+    if (input.contentRating !== undefined) change.contentRating = input.contentRating;
+    if (input.published !== undefined) change.published = input.published;
+
+    const changesAnything = Object.values(input).some((value) => value !== undefined);
+    const updated = await this.stories.mutate(id, (current) => {
+      assertAuthor(current, viewer);
+      // An empty PATCH changes nothing, not even date_modified.
+      if (!changesAnything) return { change: { dateModified: current.dateModified } };
+      if (change.published === true && !current.published) {
+        if (current.numChapters === 0) {
+          throw AppError.validation('/data/attributes/published', 'A story needs at least one published chapter before it can be published.');
+        }
+        if (current.datePublished === null) {
+          change.datePublished = change.dateModified;
+          change.hotness = publicationHeat(change.dateModified);
+        }
+      }
+      return { change };
+    });
+    return this.visibleAfterWrite(updated!, viewer);
+  }
+
+  /** Deletes story `id` (with its chapters) by its author. */
+  async deleteStory(id: string, viewer: Viewer): Promise<void> {
+    requireWriter(viewer);
+    if (!isEntityId(id)) throw AppError.notFound('story');
+    await this.stories.mutate(id, (current) => {
+      assertAuthor(current, viewer);
+      return { delete: true };
+    });
+  }
+
+  private async page(query: Omit<StoryListQuery, 'limit' | 'after'>, input: PageInput, viewer: Viewer): Promise<StoryPage> {
+    const limit = pageSizeOf(input.pageSize);
+    if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
+    const after = this.position(input, query.sort);
+    const page: IdPage = await this.stories.listPage({ ...query, limit, ...(after ? { after } : {}) });
+    const stories = await this.stories.findByIds(page.ids, draftsOf(viewer));
+    const sort = sortName(query.sort);
+    // Rows deleted between the two reads are simply missing from this page.
+    return { stories, nextAfter: page.next ? encodePosition({ sort, key: page.next.key, id: page.next.id }) : '' };
+  }
+
+  private position(input: PageInput, sort: Sort): { key: string | null; id: string } | undefined {
+    if (input.after === '') return undefined;
+    const position = decodePosition(input.after, sortName(sort));
+    if (!position) throw AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
+    return { key: position.key, id: position.id };
+  }
+
+  private async checkTagsExist(tagIds: readonly string[]): Promise<void> {
+    if (tagIds.length === 0) return;
+    const known = new Set((await this.tags.findByIds(tagIds)).map((tag) => tag.id));
+    const unknown = tagIds.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw AppError.validation('/data/relationships/tags', `Unknown tag: ${unknown.slice(0, 5).join(', ')}.`);
+  }
+
+  private async visibleAfterWrite(story: Story, viewer: Viewer): Promise<Story> {
+    // The writer sees all their chapter ids only with read_stories, as on a read.
+    if (canSeeDraftsOf(story.authorId, viewer)) return story;
+    return (await this.stories.findById(story.id, null)) ?? story;
+  }
+}
+
+/** The user id of a caller allowed to write stories; app-only callers and missing scopes are 403. */
+export function requireWriter(viewer: Viewer): string {
+  if (!viewer.scopes.includes(WRITE_STORIES)) throw AppError.insufficientScope(WRITE_STORIES);
+  if (viewer.userId === undefined) throw AppError.forbidden('Only a signed-in user can write stories.');
+  return viewer.userId;
+}
+
+/**
+ * Authorship for writes: another user's draft does not exist for the caller (404), another
+ * user's published story is 403 forbidden.
+ */
+export function assertAuthor(story: Story, viewer: Viewer): void {
+  if (story.authorId === viewer.userId) return;
+  if (!story.published) throw AppError.notFound('story');
+  throw AppError.forbidden('Only the author can change this story.');
+}
+
+/** The user whose drafts (chapter ids of their stories) the viewer may see, or null. */
+export function draftsOf(viewer: Viewer): string | null {
+  return viewer.userId !== undefined && viewer.scopes.includes(READ_STORIES) ? viewer.userId : null;
+}

@@ -1,0 +1,38 @@
+import { AppError } from '@inkwell/errors';
+import { decodePosition, encodePosition, pageSizeOf, sortName, type Sort } from '../domain/list.js';
+import { isTagId, type Tag, type TagKind } from '../domain/tag.js';
+import type { TagRepository, TagSortField } from '../repositories/tag.repository.js';
+import { batchIds } from './validation.js';
+import type { PageInput } from './story.service.js';
+
+/** GET /tags. */
+export interface ListTagsInput extends PageInput {
+  kind?: TagKind;
+  /** undefined: catalogue order (characters, then genres, by number). */
+  sort?: Sort<'name' | 'num_stories'>;
+}
+
+/** The tag catalogue: lists and lookups. */
+export class TagService {
+  constructor(private readonly tags: TagRepository) {}
+
+  /** One keyset page of the catalogue. */
+  async listTags(input: ListTagsInput): Promise<{ tags: Tag[]; nextAfter: string }> {
+    const limit = pageSizeOf(input.pageSize);
+    if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
+    const sort: Sort<TagSortField> = input.sort ?? { field: 'catalogue', direction: 'asc' };
+    let after: { key: string | null; id: string } | undefined;
+    if (input.after !== '') {
+      const position = decodePosition(input.after, sortName(sort));
+      if (!position || !isTagId(position.id)) throw AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
+      after = { key: position.key, id: position.id };
+    }
+    const page = await this.tags.list({ ...(input.kind ? { kind: input.kind } : {}), sort, limit, ...(after ? { after } : {}) });
+    return { tags: page.tags, nextAfter: page.next ? encodePosition({ sort: sortName(sort), ...page.next }) : '' };
+  }
+
+  /** The tags among `ids` that exist, in their order. */
+  async batchGetTags(ids: readonly string[]): Promise<Tag[]> {
+    return this.tags.findByIds(batchIds(ids, isTagId));
+  }
+}

@@ -1,0 +1,140 @@
+import type { ServiceImpl } from '@inkwell/grpc';
+import type { StoriesService } from '@inkwell/proto/stories';
+import type { ChapterService } from '../services/chapter.service.js';
+import type { StoryService } from '../services/story.service.js';
+import type { TagService } from '../services/tag.service.js';
+import {
+  contentRatingOfBody,
+  statusOfBody,
+  storyFilterFromProto,
+  storySortFromProto,
+  tagKindFromProto,
+  tagSortFromProto,
+  toProtoChapter,
+  toProtoStory,
+  toProtoTag,
+} from './story.mappers.js';
+
+/** What the StoriesService handlers call. */
+export interface StoriesHandlerDeps {
+  stories: StoryService;
+  chapters: ChapterService;
+  tags: TagService;
+}
+
+/** gRPC handlers of StoriesService: decode → one service call → encode. */
+export function storiesHandlers({ stories, chapters, tags }: StoriesHandlerDeps): ServiceImpl<typeof StoriesService> {
+  return {
+    async getStory(request, ctx) {
+      return { story: toProtoStory(await stories.getStory(request.id, ctx.caller)) };
+    },
+    async batchGetStories(request, ctx) {
+      return { stories: (await stories.batchGetStories(request.ids, ctx.caller)).map(toProtoStory) };
+    },
+    async listStories(request, ctx) {
+      const sort = storySortFromProto(request.sort);
+      const page = await stories.listStories(
+        { query: request.query, filter: storyFilterFromProto(request.filter), ...(sort ? { sort } : {}), pageSize: request.pageSize, after: request.after },
+        ctx.caller,
+      );
+      return { stories: page.stories.map(toProtoStory), nextAfter: page.nextAfter };
+    },
+    async listUserStories(request, ctx) {
+      const sort = storySortFromProto(request.sort);
+      const page = await stories.listUserStories(
+        {
+          userId: request.userId,
+          ...(request.published === undefined ? {} : { published: request.published }),
+          ...(sort ? { sort } : {}),
+          pageSize: request.pageSize,
+          after: request.after,
+        },
+        ctx.caller,
+      );
+      return { stories: page.stories.map(toProtoStory), nextAfter: page.nextAfter };
+    },
+    async createStory(request, ctx) {
+      const status = statusOfBody(request.status);
+      const contentRating = contentRatingOfBody(request.contentRating);
+      const story = await stories.createStory(
+        {
+          title: request.title,
+          shortDescription: request.shortDescription,
+          description: request.description,
+          ...(status ? { status } : {}),
+          ...(contentRating ? { contentRating } : {}),
+          published: request.published,
+          tagIds: request.tagIds,
+        },
+        ctx.caller,
+      );
+      return { story: toProtoStory(story) };
+    },
+    async updateStory(request, ctx) {
+      const status = statusOfBody(request.status);
+      const contentRating = contentRatingOfBody(request.contentRating);
+      const story = await stories.updateStory(
+        request.id,
+        {
+          ...(request.title === undefined ? {} : { title: request.title }),
+          ...(request.shortDescription === undefined ? {} : { shortDescription: request.shortDescription }),
+          ...(request.description === undefined ? {} : { description: request.description }),
+          ...(status ? { status } : {}),
+          ...(contentRating ? { contentRating } : {}),
+          ...(request.published === undefined ? {} : { published: request.published }),
+          ...(request.tags === undefined ? {} : { tagIds: request.tags.ids }),
+        },
+        ctx.caller,
+      );
+      return { story: toProtoStory(story) };
+    },
+    async deleteStory(request, ctx) {
+      await stories.deleteStory(request.id, ctx.caller);
+      return {};
+    },
+    async listChapters(request, ctx) {
+      const page = await chapters.listChapters(request.storyId, { pageSize: request.pageSize, after: request.after }, ctx.caller);
+      return { chapters: page.chapters.map(toProtoChapter), nextAfter: page.nextAfter };
+    },
+    async batchGetChapters(request, ctx) {
+      return { chapters: (await chapters.batchGetChapters(request.ids, ctx.caller)).map(toProtoChapter) };
+    },
+    async getChapter(request, ctx) {
+      return { chapter: toProtoChapter(await chapters.getChapter(request.id, request.includeContent, ctx.caller)) };
+    },
+    async createChapter(request, ctx) {
+      const chapter = await chapters.createChapter(
+        request.storyId,
+        { title: request.title, content: request.content, authorsNote: request.authorsNote, published: request.published },
+        ctx.caller,
+      );
+      return { chapter: toProtoChapter(chapter) };
+    },
+    async updateChapter(request, ctx) {
+      const chapter = await chapters.updateChapter(
+        request.id,
+        {
+          ...(request.title === undefined ? {} : { title: request.title }),
+          ...(request.content === undefined ? {} : { content: request.content }),
+          ...(request.authorsNote === undefined ? {} : { authorsNote: request.authorsNote }),
+          ...(request.published === undefined ? {} : { published: request.published }),
+        },
+        ctx.caller,
+      );
+      return { chapter: toProtoChapter(chapter) };
+    },
+    async deleteChapter(request, ctx) {
+      await chapters.deleteChapter(request.id, ctx.caller);
+      return {};
+    },
+    async listTags(request) {
+      const kind = tagKindFromProto(request.kind);
+      const sort = tagSortFromProto(request.sort);
+      const page = await tags.listTags({ ...(kind ? { kind } : {}), ...(sort ? { sort } : {}), pageSize: request.pageSize, after: request.after });
+      return { tags: page.tags.map(toProtoTag), nextAfter: page.nextAfter };
+    },
+    async batchGetTags(request) {
+      return { tags: (await tags.batchGetTags(request.ids)).map(toProtoTag) };
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { create } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { AppError } from '@inkwell/errors';
+import {
+  ChapterSchema,
+  SortDirection as ProtoSortDirection,
+  StorySchema,
+  StorySortField as ProtoStorySortField,
+  StoryStatus as ProtoStoryStatus,
+  ContentRating as ProtoContentRating,
+  TagKind as ProtoTagKind,
+  TagSchema,
+  TagSortField as ProtoTagSortField,
+  type Chapter as ProtoChapter,
+  type Story as ProtoStory,
+  type StoryFilter as ProtoStoryFilter,
+  type StorySort as ProtoStorySort,
+  type Tag as ProtoTag,
+  type TagSort as ProtoTagSort,
+} from '@inkwell/proto/stories';
+import type { Chapter } from '../domain/chapter.js';
+import type { Sort, SortDirection, StorySortField } from '../domain/list.js';
+import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
+import type { Tag, TagKind } from '../domain/tag.js';
+import { CONTENT_RATING_TO_PROTO, contentRatingFromProto, STATUS_TO_PROTO, statusFromProto } from '../events/story.enums.js';
+import type { StoryFilterInput } from '../services/story.service.js';
+
+const SORT_FIELDS: Readonly<Record<ProtoStorySortField, StorySortField | undefined>> = {
+  [ProtoStorySortField.UNSPECIFIED]: undefined,
+  [ProtoStorySortField.DATE_PUBLISHED]: 'date_published',
+  [ProtoStorySortField.HOTNESS]: 'hotness',
+  [ProtoStorySortField.DATE_MODIFIED]: 'date_modified',
+  [ProtoStorySortField.RATING]: 'rating',
+  [ProtoStorySortField.NUM_WORDS]: 'num_words',
+  [ProtoStorySortField.NUM_VIEWS]: 'num_views',
+  [ProtoStorySortField.NUM_COMMENTS]: 'num_comments',
+  [ProtoStorySortField.RELEVANCE]: 'relevance',
+  [ProtoStorySortField.NUM_LIKES]: 'num_likes',
+  [ProtoStorySortField.NUM_DISLIKES]: 'num_dislikes',
+  [ProtoStorySortField.DATE_ADDED]: 'date_added',
+};
+
+const date = (value: Date | null) => (value ? timestampFromDate(value) : undefined);
+
+/** Domain story → proto Story. */
+export function toProtoStory(story: Story): ProtoStory {
+  return create(StorySchema, {
+    id: story.id,
+    authorId: story.authorId,
+    title: story.title,
+    shortDescription: story.shortDescription,
+    description: story.description,
+    descriptionHtml: story.descriptionHtml,
+    status: STATUS_TO_PROTO[story.status],
+    contentRating: CONTENT_RATING_TO_PROTO[story.contentRating],
+    published: story.published,
+    numWords: story.numWords,
+    numChapters: story.numChapters,
+    numViews: story.numViews,
+    numLikes: story.numLikes,
+    numDislikes: story.numDislikes,
+    numComments: story.numComments,
+    ...(story.rating === null ? {} : { rating: story.rating }),
+    hotness: story.hotness,
+    datePublished: date(story.datePublished),
+    dateModified: timestampFromDate(story.dateModified),
+    dateUpdated: date(story.dateUpdated),
+    tagIds: story.tagIds,
+    chapterIds: story.chapterIds,
+  });
+}
+
+/** Domain chapter → proto Chapter; content fields only when the chapter carries them. */
+export function toProtoChapter(chapter: Chapter): ProtoChapter {
+  return create(ChapterSchema, {
+    id: chapter.id,
+    storyId: chapter.storyId,
+    title: chapter.title,
+    ...(chapter.content === undefined ? {} : { content: chapter.content, contentHtml: chapter.contentHtml ?? '' }),
+    authorsNote: chapter.authorsNote,
+    authorsNoteHtml: chapter.authorsNoteHtml,
+    chapterNumber: chapter.chapterNumber,
+    published: chapter.published,
+    numWords: chapter.numWords,
+    numViews: chapter.numViews,
+    datePublished: date(chapter.datePublished),
+    dateModified: timestampFromDate(chapter.dateModified),
+  });
+}
+
+/** Domain tag → proto Tag. */
+export function toProtoTag(tag: Tag): ProtoTag {
+  return create(TagSchema, {
+    id: tag.id,
+    name: tag.name,
+    kind: tag.kind === 'character' ? ProtoTagKind.CHARACTER : ProtoTagKind.GENRE,
+    slug: tag.slug,
+    numStories: tag.numStories,
+  });
+}
+
+function direction(value: ProtoSortDirection): SortDirection {
+  if (value === ProtoSortDirection.DESCENDING) return 'desc';
+  if (value === ProtoSortDirection.ASCENDING || value === ProtoSortDirection.UNSPECIFIED) return 'asc';
+  throw AppError.badParameter('sort', 'Unknown sort direction.', 'invalid_sort');
+}
+
+/** Proto StorySort → domain sort; undefined means the default sort. */
+export function storySortFromProto(sort: ProtoStorySort | undefined): Sort | undefined {
+  if (!sort || sort.field === ProtoStorySortField.UNSPECIFIED) return undefined;
+  const field = SORT_FIELDS[sort.field];
+  if (!field) throw AppError.badParameter('sort', 'Unknown sort field.', 'invalid_sort');
+  return { field, direction: direction(sort.direction) };
+}
+
+/** Proto TagSort → domain sort; undefined means catalogue order. */
+export function tagSortFromProto(sort: ProtoTagSort | undefined): Sort<'name' | 'num_stories'> | undefined {
+  if (!sort || sort.field === ProtoTagSortField.UNSPECIFIED) return undefined;
+  if (sort.field === ProtoTagSortField.NAME) return { field: 'name', direction: direction(sort.direction) };
+  if (sort.field === ProtoTagSortField.NUM_STORIES) return { field: 'num_stories', direction: direction(sort.direction) };
+  throw AppError.badParameter('sort', 'Unknown sort field.', 'invalid_sort');
+}
+
+/** Proto TagKind → domain; UNSPECIFIED means both kinds. */
+export function tagKindFromProto(kind: ProtoTagKind): TagKind | undefined {
+  if (kind === ProtoTagKind.CHARACTER) return 'character';
+  if (kind === ProtoTagKind.GENRE) return 'genre';
+  if (kind === ProtoTagKind.UNSPECIFIED) return undefined;
+  throw AppError.badParameter('filter[kind]', 'Unknown tag kind.');
+}
+
+/** Proto status of a body (UNSPECIFIED = not given) → domain; unknown values are 422. */
+export function statusOfBody(value: ProtoStoryStatus): StoryStatus | undefined {
+  if (value === ProtoStoryStatus.UNSPECIFIED) return undefined;
+  const status = statusFromProto(value);
+  if (!status) throw AppError.validation('/data/attributes/status', 'Unknown status.');
+  return status;
+}
+
+/** Proto content rating of a body (UNSPECIFIED = not given) → domain; unknown values are 422. */
+export function contentRatingOfBody(value: ProtoContentRating): ContentRating | undefined {
+  if (value === ProtoContentRating.UNSPECIFIED) return undefined;
+  const rating = contentRatingFromProto(value);
+  if (!rating) throw AppError.validation('/data/attributes/content_rating', 'Unknown content rating.');
+  return rating;
+}
+
+const instant = (value: Timestamp | undefined) => (value ? timestampDate(value) : undefined);
+
+/** Proto StoryFilter → the service's filter input. */
+export function storyFilterFromProto(filter: ProtoStoryFilter | undefined): StoryFilterInput {
+  const input: StoryFilterInput = { ids: filter?.ids ?? [], tagIds: filter?.tagIds ?? [] };
+  if (!filter) return input;
+  if (filter.authorId !== undefined) input.authorId = filter.authorId;
+  if (filter.numWordsMin !== undefined) input.numWordsMin = filter.numWordsMin;
+  if (filter.numWordsMax !== undefined) input.numWordsMax = filter.numWordsMax;
+  if (filter.status !== ProtoStoryStatus.UNSPECIFIED) {
+    const status = statusFromProto(filter.status);
+    if (!status) throw AppError.badParameter('filter[status]', 'Unknown status.');
+    input.status = status;
+  }
+  const min = instant(filter.datePublishedMin);
+  const max = instant(filter.datePublishedMax);
+  if (min) input.datePublishedMin = min;
+  if (max) input.datePublishedMax = max;
+  if (filter.bookshelfId !== undefined) input.bookshelfId = filter.bookshelfId;
+  if (filter.unread !== undefined) input.unread = filter.unread;
+  return input;
+}

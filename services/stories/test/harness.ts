@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import { eventsMigrations } from '@inkwell/events';
+import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
+import { createLogger } from '@inkwell/logging';
+import { createPool, migrate } from '@inkwell/pg';
+import { StoriesService } from '@inkwell/proto/stories';
+import { createRedis, type Redis } from '@inkwell/redis';
+import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { ChapterRepository } from '../src/repositories/chapter.repository.js';
+import { StoryRepository } from '../src/repositories/story.repository.js';
+import { TagRepository } from '../src/repositories/tag.repository.js';
+import { ViewRepository } from '../src/repositories/view.repository.js';
+import { STORIES_MIGRATIONS, STORIES_SCHEMA } from '../src/schema.js';
+import { createStoriesServer } from '../src/server.js';
+import { ChapterService } from '../src/services/chapter.service.js';
+import { StoryService } from '../src/services/story.service.js';
+import { TagService } from '../src/services/tag.service.js';
+
+/** A stories service on a real database of its own, served over gRPC on a free port. */
+export interface StoriesHarness {
+  url: string;
+  pool: pg.Pool;
+  redis: Redis;
+  client: GrpcClient<typeof StoriesService>;
+  close(): Promise<void>;
+}
+
+/** Starts the service against database `database` (created if missing, schema dropped first). */
+export async function startStories(database: string): Promise<StoriesHarness> {
+  const logger = createLogger('stories-test');
+  const env = stackEnv();
+  const url = await ensureDatabase(env.databaseUrl, database);
+  await dropSchemas(url, [STORIES_SCHEMA]);
+  const pool = createPool({ connectionString: url, schema: STORIES_SCHEMA });
+  await migrate(pool, { schema: STORIES_SCHEMA, directory: STORIES_MIGRATIONS, extra: eventsMigrations, logger });
+  const redis = createRedis(env.redisUrl);
+  const storyRepository = new StoryRepository(pool);
+  const stories = new StoryService(storyRepository, new TagRepository(pool));
+  const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), logger);
+  const server: GrpcServer = createStoriesServer({ logger, stories, chapters, tags: new TagService(new TagRepository(pool)) });
+  const port = await server.listen('127.0.0.1:0');
+  const client = createGrpcClient(StoriesService, `127.0.0.1:${port}`);
+  return {
+    url,
+    pool,
+    redis,
+    client,
+    async close() {
+      client.close();
+      await server.shutdown(1_000);
+      redis.disconnect();
+      await pool.end();
+    },
+  };
+}
+
+let requests = 0;
+
+/** A caller: a user with scopes, or an app-only caller (`{ appId }`). */
+export function caller(who: { userId?: string; appId?: string }, scopes: string[] = []): { caller: CallerContext } {
+  requests += 1;
+  return { caller: { requestId: `test-${requests}`, scopes, ...(who.userId ? { userId: who.userId } : {}), ...(who.appId ? { appId: who.appId } : {}) } };
+}
+
+/** An author who may read and write their own stories. */
+export const author = (userId: string) => caller({ userId }, ['read_stories', 'write_stories']);
