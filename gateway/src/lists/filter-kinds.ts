@@ -9,7 +9,8 @@ import { compareInstants, formatInstant, parseDateBound, type Instant } from './
  */
 export interface FilterKind<T> {
   readonly schema: z.ZodType<T, string>;
-  readonly normalise: (value: T) => string;
+  // Method syntax on purpose: bivariant, so a kind of `string[]` serves where `readonly string[]` is expected.
+  normalise(value: T): string;
   /**
    * When set, the filter is declared but not available yet (e.g. `filter[bookshelf]` before the
    * bookshelves work): any use is a 400 `invalid_parameter` with this explanation.

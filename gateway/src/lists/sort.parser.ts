@@ -11,7 +11,7 @@ export interface SortSpec<S extends string = string> {
   /** Field names that may be sent as `sort=field` or `sort=-field`. */
   readonly fields: readonly S[];
   /** The order without a `sort` parameter, e.g. `-date_published`; leave out for the backend's natural order. */
-  readonly default?: `${S}` | `-${S}`;
+  readonly default?: `${NoInfer<S>}` | `-${NoInfer<S>}`;
   /** The field that ranks by the `query` text (`relevance`): without a `query` it is 400 `invalid_sort`. */
   readonly relevance?: S;
   /** Fields that exist in the API but are not available here yet, with the reason (400 `invalid_sort`). */
