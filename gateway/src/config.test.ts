@@ -13,7 +13,22 @@ describe('loadGatewayConfig', () => {
       logLevel: 'info',
       grpcDeadlineMs: 5000,
       shutdownGraceMs: 10000,
+      rateLimit: { windowMs: 300_000, tokenMax: 1000, anonymousMax: 60 },
+      tokenCache: { size: 10_000, ttlMs: 60_000 },
+      trustProxy: false,
+      cookieSecure: 'auto',
+      sessionTtlSeconds: 86_400,
+      benchNoAuth: false,
     });
+  });
+
+  it('takes rate limits, cache bounds and the cookie and proxy switches from the environment', () => {
+    const config = loadGatewayConfig({ RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_TOKEN_MAX: '5', RATE_LIMIT_ANONYMOUS_MAX: '2', TOKEN_CACHE_SIZE: '10', TRUST_PROXY: 'true', COOKIE_SECURE: 'false', BENCH_NOAUTH: '1' });
+    expect(config).toMatchObject({ rateLimit: { windowMs: 60_000, tokenMax: 5, anonymousMax: 2 }, tokenCache: { size: 10 }, trustProxy: true, cookieSecure: false, benchNoAuth: true });
+  });
+
+  it('rejects a zero rate limit and a switch that is not a boolean', () => {
+    expect(() => loadGatewayConfig({ RATE_LIMIT_ANONYMOUS_MAX: '0', TRUST_PROXY: 'yes' })).toThrow(/RATE_LIMIT_ANONYMOUS_MAX[\s\S]*TRUST_PROXY|TRUST_PROXY[\s\S]*RATE_LIMIT_ANONYMOUS_MAX/);
   });
 
   it('takes the environment and strips a trailing slash from PUBLIC_BASE_URL', () => {

@@ -8,6 +8,11 @@ const httpUrl = z
   .refine((value) => !/[?#]/.test(value), 'must not contain a query or fragment')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** `true`/`false` (also `1`/`0`) as a boolean; anything else is a configuration error. */
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+const positiveInt = z.coerce.number().int().positive();
+
 /** The environment of the gateway process; see {@link GatewayConfig} for the parsed shape. */
 export const gatewayEnvSchema = z
   .object({
@@ -21,6 +26,15 @@ export const gatewayEnvSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+    RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(300),
+    RATE_LIMIT_TOKEN_MAX: positiveInt.default(1_000),
+    RATE_LIMIT_ANONYMOUS_MAX: positiveInt.default(60),
+    TOKEN_CACHE_SIZE: positiveInt.default(10_000),
+    TOKEN_CACHE_TTL_MS: positiveInt.default(60_000),
+    TRUST_PROXY: flag.default(false),
+    COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+    SESSION_TTL_SECONDS: positiveInt.default(86_400),
+    BENCH_NOAUTH: flag.default(false),
   })
   .transform((env) => ({
     host: env.GATEWAY_HOST,
@@ -35,6 +49,12 @@ export const gatewayEnvSchema = z
     logLevel: env.LOG_LEVEL,
     grpcDeadlineMs: env.GRPC_DEADLINE_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1_000, tokenMax: env.RATE_LIMIT_TOKEN_MAX, anonymousMax: env.RATE_LIMIT_ANONYMOUS_MAX },
+    tokenCache: { size: env.TOKEN_CACHE_SIZE, ttlMs: env.TOKEN_CACHE_TTL_MS },
+    trustProxy: env.TRUST_PROXY,
+    cookieSecure: env.COOKIE_SECURE === 'auto' ? ('auto' as const) : env.COOKIE_SECURE === 'true',
+    sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    benchNoAuth: env.BENCH_NOAUTH,
   }));
 
 /**
@@ -42,6 +62,16 @@ export const gatewayEnvSchema = z
  * address; a new service is one more `<NAME>_SERVICE_ADDR` variable and one more entry here
  * (readiness checks every backend listed). `publicBaseUrl` has no trailing slash and prefixes
  * every link the API returns; it defaults to the bind address, which is only right for local use.
+ *
+ * Authentication and limits (contract §5, §9): `rateLimit` is the fixed window (default 5 min)
+ * with the allowance per access token and per client address for requests without a valid
+ * token; `tokenCache` bounds the in-process cache of resolved tokens (entries, and how long one
+ * is trusted before the users service is asked again). `trustProxy` makes the gateway believe
+ * `X-Forwarded-For` (the last hop is the client address) and `X-Forwarded-Proto`; only set it
+ * behind a proxy that overwrites them. `cookieSecure` `auto` marks the session cookie Secure
+ * when PUBLIC_BASE_URL is https or the request came over TLS. `benchNoAuth` enables the
+ * `/bench-noauth/api/v1` copy of the API without authentication and rate limits, for the
+ * benchmark only; never set it in a deployment.
  */
 export type GatewayConfig = z.output<typeof gatewayEnvSchema>;
 

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@inkwell/config';
 import { createLogger, type Logger } from '@inkwell/logging';
 import { pingRedis } from '@inkwell/redis';
+import { createAuthEdge } from './auth/auth-edge.js';
 import { closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
 import { createGatewayRedis } from './backends/redis.backend.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
@@ -37,9 +38,10 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });
   const readiness = createReadinessCheck(checks, { cacheMs: 1_000, timeoutMs: 1_000 });
   const health = createHealthRoutes({ readiness, registry: metrics.registry, logger });
+  const auth = createAuthEdge({ config, users: backends.users, redis, registry: metrics.registry, logger });
 
   const plugin = createInkwellPlugin({
-    policies: [createApiDispatchPolicy({ table, links, logger, maxBodyBytes: MAX_BODY_BYTES })],
+    policies: [...auth.policies, createApiDispatchPolicy({ table, links, logger, maxBodyBytes: MAX_BODY_BYTES })],
     gatewayRoutes: [
       (app) => {
         installFinalHandler(app, createFinalHandler(logger));
@@ -47,6 +49,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
         app.get('/healthz', health.healthz);
         app.get('/readyz', health.readyz);
         app.get('/metrics', health.metrics);
+        auth.registerRoutes(app);
       },
     ],
   });
@@ -67,8 +70,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
     server.close(() => {
       clearTimeout(force);
       closeGrpcBackends(backends);
-      redis
-        .quit()
+      Promise.all([auth.close(), redis.quit()])
         .catch(() => redis.disconnect())
         .finally(() => {
           logger.info('stopped');

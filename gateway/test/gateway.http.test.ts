@@ -1,3 +1,4 @@
+import { createTestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
 
@@ -10,17 +11,20 @@ interface JsonApiBody {
 }
 
 let stack: GatewayStack;
+let token: string;
 
 beforeAll(async () => {
   stack = await startGatewayStack('inkwell_gateway_test');
+  token = (await createTestUser(stack.system)).token;
 }, 180_000);
 
 afterAll(async () => {
   await stack?.stop();
 });
 
+/** A request with a valid token unless `init.headers` says otherwise (`{}` for none). */
 async function get(path: string, init: RequestInit = {}): Promise<{ response: Response; body: JsonApiBody }> {
-  const response = await fetch(`${stack.origin}${path}`, init);
+  const response = await fetch(`${stack.origin}${path}`, { ...init, headers: init.headers ?? { authorization: `Bearer ${token}` } });
   const text = await response.text();
   return { response, body: text === '' ? {} : (JSON.parse(text) as JsonApiBody) };
 }
@@ -54,14 +58,14 @@ describe('gateway over HTTP with the real users service', () => {
   });
 
   it('answers `me` without credentials with 401 and a Bearer challenge', async () => {
-    const { response, body } = await get('/api/v1/users/me');
+    const { response, body } = await get('/api/v1/users/me', { headers: {} });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer realm="inkwell"');
     expect(body.errors?.[0]?.code).toBe('invalid_token');
   });
 
   it('answers POST on a GET-only path with 405 and Allow: GET', async () => {
-    const { response, body } = await get('/api/v1/users/1', { method: 'POST', headers: { 'Content-Type': 'application/vnd.api+json' }, body: '{}' });
+    const { response, body } = await get('/api/v1/users/1', { method: 'POST', headers: { 'Content-Type': 'application/vnd.api+json', authorization: `Bearer ${token}` }, body: '{}' });
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
     expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
@@ -78,9 +82,9 @@ describe('gateway over HTTP with the real users service', () => {
   });
 
   it('echoes a sane X-Request-Id and generates one otherwise, on every kind of response', async () => {
-    const echoed = await fetch(`${stack.origin}/api/v1/users/1`, { headers: { 'X-Request-Id': 'e2e-request-42' } });
+    const echoed = await fetch(`${stack.origin}/api/v1/users/1`, { headers: { 'X-Request-Id': 'e2e-request-42', authorization: `Bearer ${token}` } });
     expect(echoed.headers.get('x-request-id')).toBe('e2e-request-42');
-    const replaced = await fetch(`${stack.origin}/api/v1/users/abc`, { headers: { 'X-Request-Id': 'x'.repeat(200) } });
+    const replaced = await fetch(`${stack.origin}/api/v1/users/abc`, { headers: { 'X-Request-Id': 'x'.repeat(200), authorization: `Bearer ${token}` } });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const health = await fetch(`${stack.origin}/healthz`);
     expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -93,7 +97,7 @@ describe('gateway over HTTP with the real users service', () => {
   });
 
   it('exposes request metrics by route pattern, never by raw path', async () => {
-    await fetch(`${stack.origin}/api/v1/users/1`);
+    await get('/api/v1/users/1');
     const text = await (await fetch(`${stack.origin}/metrics`)).text();
     expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/users\/:id",status="200"\} \d+$/m);
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{.*route="\/api\/v1\/users\/:id".*\} \d+$/m);

@@ -1,4 +1,4 @@
-import { dropSchemas, ensureDatabase, stackEnv, startSystem, type RunningProcess, type RunningSystem } from '@inkwell/testing';
+import { dropSchemas, ensureDatabase, SERVICES, stackEnv, startSystem, type RunningProcess, type RunningSystem } from '@inkwell/testing';
 
 /** The gateway with its real backends, for HTTP-level tests. */
 export interface GatewayStack {
@@ -11,16 +11,17 @@ export interface GatewayStack {
 }
 
 /**
- * Starts the users service and the gateway as real processes on free ports, the users service on
- * its own database `database` (created if missing, its schema dropped first so the demo seed
- * gives user 1), and waits until the gateway's /readyz is 200. Built on @inkwell/testing's
+ * Starts every service and the gateway as real processes on free ports, the services on their
+ * own database `database` (created if missing, their schemas dropped first so the demo seed
+ * gives user 1), with `env` added to every process (e.g. small rate limits), and waits until the
+ * gateway's /readyz is 200. Built on @inkwell/testing's
  * startSystem, so the processes run exactly as in `npm run dev`.
  */
-export async function startGatewayStack(database: string): Promise<GatewayStack> {
+export async function startGatewayStack(database: string, env: Record<string, string> = {}): Promise<GatewayStack> {
   const stack = stackEnv();
   const databaseUrl = await ensureDatabase(stack.databaseUrl, database);
-  await dropSchemas(databaseUrl, ['users']);
-  const system = await startSystem({ stack: { ...stack, databaseUrl }, ports: 'free', seedDemoData: true, env: { LOG_LEVEL: 'warn' } });
+  await dropSchemas(databaseUrl, SERVICES.map((service) => service.name));
+  const system = await startSystem({ stack: { ...stack, databaseUrl }, ports: 'free', seedDemoData: true, env: { LOG_LEVEL: 'warn', ...env } });
   return {
     system,
     origin: system.gatewayUrl,

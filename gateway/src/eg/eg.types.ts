@@ -29,6 +29,9 @@ export interface EgPolicy {
 export interface EgApp {
   use(handler: Middleware): unknown;
   get(path: string, handler: (req: GatewayRequest, res: ServerResponse) => void): unknown;
+  post(path: string, handler: (req: GatewayRequest, res: ServerResponse) => void): unknown;
+  /** Every method of `path` (after the method-specific routes: a 405 fallback). */
+  all(path: string, handler: (req: GatewayRequest, res: ServerResponse) => void): unknown;
   /** express's entry for every request; `callback` replaces its finalhandler when given. */
   handle(req: GatewayRequest, res: ServerResponse, callback?: (error?: unknown) => void): void;
 }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { isAppError } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { JSON_API_MEDIA_TYPE, type JsonApiDocument } from '../jsonapi/document.builder.js';
 import { toErrorResponse } from '../jsonapi/error.mapping.js';
@@ -33,6 +34,9 @@ export function sendJsonApi(res: ServerResponse, status: number, document: JsonA
  * Server failures are logged with the request id (never sent). A 401 carries the Bearer
  * challenge: with `error="invalid_token"` when the request presented an Authorization header
  * of any kind (contract §10), without it when there were no credentials at all (RFC 6750 §3.1).
+ * A 403 whose error has a detail with reason `insufficient_scope` (the dispatcher's route scope
+ * check, or a service's data-dependent one) carries
+ * `Bearer realm="inkwell", error="insufficient_scope", scope="<needed>"` (contract §5).
  * When the request body was not read to its end, the connection is closed after the answer so
  * that the unread bytes are not taken for the next request.
  */
@@ -44,7 +48,26 @@ export function sendApiError(req: GatewayRequest, res: ServerResponse, error: un
   if (res.headersSent || res.destroyed) return;
   if (response.status === 401) {
     res.setHeader('WWW-Authenticate', req.headers.authorization === undefined ? BEARER_REALM : `${BEARER_REALM}, error="invalid_token"`);
+  } else if (response.status === 403) {
+    const challenge = insufficientScopeChallenge(error);
+    if (challenge !== undefined) res.setHeader('WWW-Authenticate', challenge);
   }
   if (!req.complete) res.setHeader('Connection', 'close');
   sendJsonApi(res, response.status, response.document, headers);
+}
+
+/** RFC 6750 §3 scope: space-separated tokens of printable ASCII without `"` and `\`. */
+const SCOPE_VALUE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
+
+/**
+ * The Bearer challenge of an insufficient-scope error: `error="insufficient_scope"` and, when
+ * the detail names one (and it is a well-formed scope value), `scope="<needed>"`. Undefined when
+ * no detail of `error` has reason `insufficient_scope`.
+ */
+export function insufficientScopeChallenge(error: unknown): string | undefined {
+  if (!isAppError(error)) return undefined;
+  const detail = error.details.find((candidate) => candidate.reason === 'insufficient_scope');
+  if (detail === undefined) return undefined;
+  const scope = detail.scope;
+  return scope !== undefined && SCOPE_VALUE.test(scope) ? `${BEARER_REALM}, error="insufficient_scope", scope="${scope}"` : `${BEARER_REALM}, error="insufficient_scope"`;
 }

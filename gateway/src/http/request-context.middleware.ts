@@ -38,6 +38,9 @@ export function createRequestContext({ logger, metrics }: RequestContextDeps): (
       caller: { requestId, scopes: NO_SCOPES },
       route: UNMATCHED_ROUTE,
       quiet: false,
+      authFailure: undefined,
+      rateKey: '',
+      rateLimit: 0,
     };
     req.inkwell = state;
     res.setHeader('X-Request-Id', requestId);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { AppError } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
 
 /** Route label of requests that matched no route (keeps metric labels bounded). */
@@ -22,6 +23,16 @@ export interface RequestState {
   route: string;
   /** Probe and scrape requests are logged at debug level only. */
   quiet: boolean;
+  /**
+   * Set by the bearer-auth policy: why the request has no valid token (`invalid_token`, or
+   * `unavailable` when the token could not be checked). The require-auth policy answers it after
+   * rate limiting has counted the request. Undefined: authenticated, or not checked at all.
+   */
+  authFailure: AppError | undefined;
+  /** Set by bearer-auth: the rate-limit window of the request (`t:<token hash>` or `a:<address>`); empty when not limited. */
+  rateKey: string;
+  /** Set by bearer-auth: the allowance of that window. */
+  rateLimit: number;
 }
 
 /** The request objects express-gateway hands to policies and gateway routes, with our state. */

@@ -1,0 +1,89 @@
+import type { GrpcClient } from '@inkwell/grpc';
+import type { Logger } from '@inkwell/logging';
+import type { UsersService } from '@inkwell/proto/users';
+import type { Redis } from '@inkwell/redis';
+import { Counter, type Registry } from 'prom-client';
+import type { GatewayConfig } from '../config.js';
+import type { EgApp, EgPolicy } from '../eg/eg.types.js';
+import { registerAuthorizeRoutes } from '../oauth/authorize.routes.js';
+import { registerIntrospectRoutes } from '../oauth/introspect.routes.js';
+import { registerMetadataRoutes } from '../oauth/metadata.routes.js';
+import { registerRevokeRoutes } from '../oauth/revoke.routes.js';
+import { registerTokenRoutes } from '../oauth/token.routes.js';
+import { registerDeveloperPage } from '../pages/developer.page.js';
+import { createPageContext } from '../pages/page-context.js';
+import { SessionStore } from '../pages/session.store.js';
+import { registerAccountPages } from '../pages/signin.page.js';
+import { createBearerAuthPolicy } from '../policies/bearer-auth.policy.js';
+import { createBenchNoAuthPolicy } from '../policies/bench-noauth.policy.js';
+import { createRateLimitPolicy } from '../policies/rate-limit.policy.js';
+import { createRequireAuthPolicy } from '../policies/require-auth.policy.js';
+import { FixedWindowLimiter } from '../ratelimit/fixed-window.limiter.js';
+import { AccessTokenResolver } from './access-token.resolver.js';
+import { subscribeToRevocations } from './revocation.subscriber.js';
+
+/** What the authentication side of the gateway needs from main.ts. */
+export interface AuthEdgeDeps {
+  readonly config: GatewayConfig;
+  readonly users: GrpcClient<typeof UsersService>;
+  readonly redis: Redis;
+  /** The gateway's metrics registry. */
+  readonly registry: Registry;
+  readonly logger: Logger;
+}
+
+/** The authentication side of the gateway, assembled. */
+export interface AuthEdge {
+  /** The policies of gateway.config.yml's pipelines that come before api-dispatch: bearer-auth, rate-limit, require-auth, bench-noauth. */
+  readonly policies: readonly EgPolicy[];
+  /** Registers the OAuth endpoints and the pages on express-gateway's app (after request-context). */
+  registerRoutes(app: EgApp): void;
+  /** Ends the revocation subscription (at shutdown). */
+  close(): Promise<void>;
+}
+
+/**
+ * Assembles contract §5 and §9 at the edge from the configuration: the token resolver with its
+ * cache and the Redis revocation subscription, the fixed-window limiter, the three API policies,
+ * the OAuth 2.0 endpoints (authorize, token, revoke, introspect, metadata) and the account,
+ * consent and developer pages with their Redis sessions. Kept out of main.ts so that the
+ * composition root stays a list of parts; nothing here starts work except the subscription.
+ */
+export function createAuthEdge({ config, users, redis, registry, logger }: AuthEdgeDeps): AuthEdge {
+  const issuer = config.publicBaseUrl;
+  const resolver = new AccessTokenResolver({ users, cacheSize: config.tokenCache.size, ttlMs: config.tokenCache.ttlMs, deadlineMs: config.grpcDeadlineMs });
+  const revocations = subscribeToRevocations(redis, { revoked: (hashes) => resolver.evict(hashes), gap: () => resolver.evictAll() }, logger);
+  const limiter = new FixedWindowLimiter(redis, { windowMs: config.rateLimit.windowMs, keyPrefix: 'inkwell:rl:' });
+  const failOpen = new Counter({
+    name: 'gateway_rate_limit_fail_open_total',
+    help: 'API requests let through without a rate-limit count because Redis was unavailable or failed.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const sessions = new SessionStore(redis, { signedInTtlSeconds: config.sessionTtlSeconds });
+  const pages = createPageContext({
+    sessions,
+    cookies: { secure: config.cookieSecure, publicHttps: issuer.startsWith('https:'), trustProxy: config.trustProxy },
+    publicBaseUrl: issuer,
+    logger,
+  });
+
+  return {
+    policies: [
+      createBearerAuthPolicy({ resolver, tokenLimit: config.rateLimit.tokenMax, anonymousLimit: config.rateLimit.anonymousMax, trustProxy: config.trustProxy }),
+      createRateLimitPolicy({ limiter, logger, failOpen }),
+      createRequireAuthPolicy(logger),
+      createBenchNoAuthPolicy(config.benchNoAuth),
+    ],
+    registerRoutes(app) {
+      registerMetadataRoutes(app, issuer);
+      registerAuthorizeRoutes(app, { pages, users, issuer, logger });
+      registerTokenRoutes(app, { users, logger });
+      registerRevokeRoutes(app, { users, evict: (hashes) => resolver.evict(hashes), logger });
+      registerIntrospectRoutes(app, { users, issuer, logger });
+      registerAccountPages(app, { pages, users });
+      registerDeveloperPage(app, { pages, users, issuer });
+    },
+    close: () => revocations.close(),
+  };
+}

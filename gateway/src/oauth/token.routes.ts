@@ -1,0 +1,95 @@
+import type { ServerResponse } from 'node:http';
+import { ErrorCode, isAppError } from '@inkwell/errors';
+import type { GrpcClient } from '@inkwell/grpc';
+import type { Logger } from '@inkwell/logging';
+import type { UsersService } from '@inkwell/proto/users';
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { EgApp } from '../eg/eg.types.js';
+import type { GatewayRequest } from '../http/request-state.js';
+import { FormBodyError, readFormBody, repeatedParameters } from '../pages/form-body.reader.js';
+import { methodNotAllowed } from './authorize.routes.js';
+import { OAuthFailure, sendOAuthFailure, sendOAuthJson } from './oauth-response.js';
+import { OAuthModel, type ModelUser, type OAuthUsersClient } from './oauth.model.js';
+import { ACCESS_TOKEN_LIFETIME_SECONDS, createOAuthServer } from './oauth.server.js';
+
+/** What the token endpoint needs. */
+export interface TokenRoutesDeps {
+  readonly users: OAuthUsersClient & Pick<GrpcClient<typeof UsersService>, 'getUser'>;
+  readonly logger: Logger;
+}
+
+/** Parameters that must not repeat in a token request (RFC 6749 §3.2). */
+const TOKEN_PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret', 'code_verifier', 'refresh_token', 'scope'];
+
+/**
+ * `POST /oauth/token` (RFC 6749 §3.2) through @node-oauth/oauth2-server, with the grants
+ * `authorization_code` (PKCE verified by the library), `refresh_token` (rotating: the presented
+ * token is used up and a new pair issued; presenting a used one revokes its family) and
+ * `client_credentials` (confidential clients; app-only token without scopes and without a refresh
+ * token). Clients authenticate with HTTP Basic or `client_secret` in the body; public clients
+ * send only `client_id`.
+ *
+ * The answer is RFC 6749 §5.1 JSON (`access_token`, `token_type` Bearer, `expires_in` 3600,
+ * `refresh_token`, `scope`), plus `user: { id, name }` for tokens that act for a user
+ * (contract §5). Errors are RFC 6749 §5.2 JSON: 400 (`invalid_request`, `invalid_grant`,
+ * `unsupported_grant_type`, `unauthorized_client`, `invalid_scope`), 401 `invalid_client` with a
+ * Basic challenge, 415/413 for a body that is not a small form; a users service that is down is
+ * 503 `temporarily_unavailable`, anything unexpected 500 `server_error` (logged).
+ */
+export function registerTokenRoutes(app: EgApp, { users, logger }: TokenRoutesDeps): void {
+  app.post('/oauth/token', (req, res) => {
+    if (req.inkwell !== undefined) req.inkwell.route = '/oauth/token';
+    issue(req, res, users).catch((error: unknown) => answerFailure(req, res, error, logger));
+  });
+  app.all('/oauth/token', (req, res) => methodNotAllowed(req, res, 'POST'));
+}
+
+async function issue(req: GatewayRequest, res: ServerResponse, users: TokenRoutesDeps['users']): Promise<void> {
+  const form = await readForm(req);
+  const repeated = repeatedParameters(form, TOKEN_PARAMETERS);
+  if (repeated.length > 0) throw new OAuthFailure(400, 'invalid_request', `repeated parameter: ${repeated.join(', ')}`);
+  const requestId = req.inkwell?.requestId ?? 'token';
+  const model = new OAuthModel(users, requestId);
+  const request = new OAuth2Server.Request({ method: 'POST', headers: req.headers as Record<string, string>, query: {}, body: Object.fromEntries(form) });
+  const response = new OAuth2Server.Response();
+  const token = await createOAuthServer(model).token(request, response);
+
+  const user = token.user as ModelUser;
+  const body: Record<string, unknown> = {
+    access_token: token.accessToken,
+    token_type: 'Bearer',
+    expires_in: token.accessTokenExpiresAt === undefined ? ACCESS_TOKEN_LIFETIME_SECONDS : Math.max(1, Math.round((token.accessTokenExpiresAt.getTime() - Date.now()) / 1000)),
+    ...(token.refreshToken === undefined ? {} : { refresh_token: token.refreshToken }),
+    scope: (token.scope ?? []).join(' '),
+  };
+  if (user.id !== undefined) {
+    const found = await users.getUser({ id: user.id }, { caller: { requestId, userId: user.id, scopes: [] } });
+    body.user = { id: user.id, name: found.user?.name ?? '' };
+  }
+  sendOAuthJson(res, 200, body);
+}
+
+async function readForm(req: GatewayRequest): Promise<URLSearchParams> {
+  try {
+    return await readFormBody(req);
+  } catch (error) {
+    if (error instanceof FormBodyError) throw new OAuthFailure(error.status, 'invalid_request', error.message);
+    throw error;
+  }
+}
+
+/** Answers the failures of an OAuth endpoint: our OAuthFailure, the library's OAuthError, or an unexpected error. */
+export function answerFailure(req: GatewayRequest, res: ServerResponse, error: unknown, logger: Logger): void {
+  if (!req.complete) res.setHeader('Connection', 'close');
+  if (error instanceof OAuthFailure) return sendOAuthFailure(res, error);
+  if (error instanceof OAuth2Server.OAuthError && !(error instanceof OAuth2Server.ServerError)) {
+    return sendOAuthFailure(res, new OAuthFailure(error.code === 401 ? 401 : 400, error.name, error.message));
+  }
+  const cause = error instanceof OAuth2Server.OAuthError ? ((error as { inner?: unknown }).inner ?? error) : error;
+  if (isAppError(cause) && (cause.code === ErrorCode.UNAVAILABLE || cause.code === ErrorCode.DEADLINE_EXCEEDED)) {
+    logger.warn({ err: cause, requestId: req.inkwell?.requestId }, 'OAuth request failed: users service unavailable');
+    return sendOAuthFailure(res, new OAuthFailure(503, 'temporarily_unavailable', 'the authorization server is temporarily unavailable'));
+  }
+  logger.error({ err: cause, requestId: req.inkwell?.requestId }, 'OAuth request failed');
+  sendOAuthFailure(res, new OAuthFailure(500, 'server_error', 'an unexpected error occurred; it has been logged'));
+}

@@ -1,0 +1,162 @@
+import { ErrorCode, isAppError } from '@inkwell/errors';
+import type { GrpcClient } from '@inkwell/grpc';
+import type { UsersService } from '@inkwell/proto/users';
+import type { EgApp } from '../eg/eg.types.js';
+import type { GatewayRequest } from '../http/request-state.js';
+import { html, layout, sendPage, sendRedirect, type SafeHtml } from './html.js';
+import type { PageContext } from './page-context.js';
+import { safeReturnTo } from './return-to.js';
+
+/** What the account pages need. */
+export interface AccountPagesDeps {
+  readonly pages: PageContext;
+  readonly users: Pick<GrpcClient<typeof UsersService>, 'authenticate' | 'registerUser'>;
+}
+
+/**
+ * The account pages: `GET/POST /signin`, `GET/POST /signup`, `POST /signout`. Both forms carry
+ * the visitor session's CSRF token and a `return_to` (see safeReturnTo) that leads back to the
+ * authorization request that sent the visitor here. Signing in or up opens a new session (new
+ * id, new CSRF token) and redirects (303) to `return_to`. Wrong credentials are one message
+ * for an unknown login and a wrong password alike (400); the users service's back-off after
+ * repeated failures is a 429 with Retry-After. A signed-in visitor of /signin or /signup goes
+ * straight on to `return_to`.
+ */
+export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesDeps): void {
+  app.get(
+    '/signin',
+    pages.handle('/signin', async (req, res) => {
+      const returnTo = safeReturnTo(queryParam(req, 'return_to'));
+      const open = await pages.ensureSession(req, res);
+      if (open.session.userId !== undefined) return sendRedirect(res, returnTo);
+      sendPage(res, 200, signInPage({ csrf: open.session.csrf, returnTo }));
+    }),
+  );
+
+  app.post(
+    '/signin',
+    pages.handle('/signin', async (req, res) => {
+      const { form, session } = await pages.verifiedForm(req);
+      const returnTo = safeReturnTo(form.get('return_to'));
+      const login = (form.get('login') ?? '').trim();
+      const password = form.get('password') ?? '';
+      const again = (status: number, message: string, headers?: Record<string, string>): void =>
+        sendPage(res, status, signInPage({ csrf: session.session.csrf, returnTo, login, error: message }), { headers });
+      if (login === '' || password === '') return again(400, 'Enter your name or e-mail address and your password.');
+      try {
+        const { user } = await users.authenticate({ login, password }, { caller: pages.caller(req) });
+        if (user === undefined) throw new Error('Authenticate answered without a user');
+        await pages.signIn(req, res, { id: user.id, name: user.name });
+        sendRedirect(res, returnTo);
+      } catch (error) {
+        if (isAppError(error) && error.code === ErrorCode.UNAUTHENTICATED) return again(400, 'That name or e-mail address and password do not match an account.');
+        if (isAppError(error) && error.code === ErrorCode.RESOURCE_EXHAUSTED) {
+          const seconds = retryAfterSeconds(error);
+          return again(429, `Too many failed attempts. Try again in ${seconds} seconds.`, { 'Retry-After': String(seconds) });
+        }
+        throw error;
+      }
+    }),
+  );
+
+  app.get(
+    '/signup',
+    pages.handle('/signup', async (req, res) => {
+      const returnTo = safeReturnTo(queryParam(req, 'return_to'));
+      const open = await pages.ensureSession(req, res);
+      if (open.session.userId !== undefined) return sendRedirect(res, returnTo);
+      sendPage(res, 200, signUpPage({ csrf: open.session.csrf, returnTo }));
+    }),
+  );
+
+  app.post(
+    '/signup',
+    pages.handle('/signup', async (req, res) => {
+      const { form, session } = await pages.verifiedForm(req);
+      const returnTo = safeReturnTo(form.get('return_to'));
+      const name = (form.get('name') ?? '').trim();
+      const email = (form.get('email') ?? '').trim();
+      const password = form.get('password') ?? '';
+      try {
+        const { user } = await users.registerUser({ name, email, password }, { caller: pages.caller(req) });
+        if (user === undefined) throw new Error('RegisterUser answered without a user');
+        await pages.signIn(req, res, { id: user.id, name: user.name });
+        sendRedirect(res, returnTo);
+      } catch (error) {
+        if (isAppError(error) && (error.code === ErrorCode.INVALID_ARGUMENT || error.code === ErrorCode.ALREADY_EXISTS)) {
+          const problems = error.details.length > 0 ? error.details.map((detail) => fieldProblem(detail.pointer, detail.detail ?? error.message, error.code)) : [error.message];
+          return sendPage(res, error.code === ErrorCode.ALREADY_EXISTS ? 409 : 400, signUpPage({ csrf: session.session.csrf, returnTo, name, email, errors: problems }));
+        }
+        throw error;
+      }
+    }),
+  );
+
+  app.post(
+    '/signout',
+    pages.handle('/signout', async (req, res) => {
+      await pages.verifiedForm(req);
+      await pages.signOut(req, res);
+      sendRedirect(res, '/signin');
+    }),
+  );
+}
+
+/** One query parameter of a page request (the first one). */
+export function queryParam(req: GatewayRequest, name: string): string | null {
+  const url = req.originalUrl ?? req.url ?? '/';
+  const start = url.indexOf('?');
+  return start === -1 ? null : new URLSearchParams(url.slice(start + 1)).get(name);
+}
+
+/** Seconds a RESOURCE_EXHAUSTED answer asks to wait (its `retry-after` metadata), at least 1; 60 when it says nothing. */
+function retryAfterSeconds(error: { cause?: unknown }): number {
+  const metadata = (error.cause as { metadata?: { get(key: string): unknown[] } } | undefined)?.metadata;
+  const value = Number(metadata?.get('retry-after')[0]);
+  return Number.isFinite(value) && value >= 1 ? Math.ceil(value) : 60;
+}
+
+const FIELD_LABELS: Readonly<Record<string, string>> = { name: 'Name', email: 'E-mail address', password: 'Password' };
+
+function fieldProblem(pointer: string | undefined, detail: string, code: string): string {
+  const field = pointer?.split('/').pop();
+  const label = field === undefined ? undefined : FIELD_LABELS[field];
+  if (code === ErrorCode.ALREADY_EXISTS && label !== undefined) return `${label}: already taken by another account.`;
+  return label === undefined ? detail : `${label}: ${detail}`;
+}
+
+function signInPage(view: { csrf: string; returnTo: string; login?: string; error?: string }): SafeHtml {
+  return layout(
+    'Sign in',
+    html`${view.error !== undefined && html`<p class="error" role="alert">${view.error}</p>`}
+<form method="post" action="/signin">
+<input type="hidden" name="csrf_token" value="${view.csrf}">
+<input type="hidden" name="return_to" value="${view.returnTo}">
+<label for="login">Name or e-mail address</label>
+<input type="text" id="login" name="login" autocomplete="username" required value="${view.login ?? ''}">
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>
+<p class="muted">No account yet? <a href="/signup?return_to=${encodeURIComponent(view.returnTo)}">Sign up</a></p>`,
+  );
+}
+
+function signUpPage(view: { csrf: string; returnTo: string; name?: string; email?: string; errors?: readonly string[] }): SafeHtml {
+  return layout(
+    'Create an account',
+    html`${view.errors !== undefined && html`<div class="error" role="alert"><ul>${view.errors.map((problem) => html`<li>${problem}</li>`)}</ul></div>`}
+<form method="post" action="/signup">
+<input type="hidden" name="csrf_token" value="${view.csrf}">
+<input type="hidden" name="return_to" value="${view.returnTo}">
+<label for="name">Name</label>
+<input type="text" id="name" name="name" autocomplete="username" required maxlength="64" value="${view.name ?? ''}">
+<label for="email">E-mail address</label>
+<input type="email" id="email" name="email" autocomplete="email" required value="${view.email ?? ''}">
+<label for="password">Password (at least 10 characters)</label>
+<input type="password" id="password" name="password" autocomplete="new-password" required minlength="10">
+<button type="submit">Create account</button>
+</form>
+<p class="muted">Already have an account? <a href="/signin?return_to=${encodeURIComponent(view.returnTo)}">Sign in</a></p>`,
+  );
+}

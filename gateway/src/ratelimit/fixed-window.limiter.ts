@@ -1,0 +1,83 @@
+import type { Redis } from '@inkwell/redis';
+
+/**
+ * One atomic step of a fixed window: count the request, start the window's clock if this is its
+ * first request (or if the key somehow lost its expiry), and report the count and the
+ * milliseconds until the window ends. One round trip (EVALSHA; ioredis falls back to EVAL when
+ * Redis does not know the script yet).
+ */
+const FIXED_WINDOW_LUA = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = -1
+if count > 1 then ttl = redis.call('PTTL', KEYS[1]) end
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`;
+
+const COMMAND = 'inkwellFixedWindow';
+
+type FixedWindowCommand = (key: string, windowMs: number) => Promise<[number, number]>;
+
+/** The state of one window after counting a request. */
+export interface RateLimitWindow {
+  /** The window's allowance. */
+  readonly limit: number;
+  /** Requests left in the window after this one (never negative). */
+  readonly remaining: number;
+  /** Whole seconds until the window resets (at least 1). */
+  readonly resetSeconds: number;
+  /** This request is over the allowance. */
+  readonly exceeded: boolean;
+}
+
+/** Options of {@link FixedWindowLimiter}. */
+export interface FixedWindowOptions {
+  /** Length of a window in milliseconds. */
+  readonly windowMs: number;
+  /** Prefix of every Redis key (e.g. `inkwell:rl:`). */
+  readonly keyPrefix: string;
+}
+
+/**
+ * Fixed-window rate limiting in Redis (contract §9). A window starts with the first request of
+ * its key and lasts `windowMs`; every request in it increments one counter. The counter and its
+ * expiry are changed by one Lua script, so concurrent gateways never lose counts and a key never
+ * lives without an expiry.
+ *
+ * When Redis is not connected `hit` answers `undefined` at once, without queueing a command: the
+ * caller decides what an unknown count means (the gateway fails open).
+ */
+export class FixedWindowLimiter {
+  readonly #redis: Redis;
+  readonly #windowMs: number;
+  readonly #keyPrefix: string;
+  readonly #command: FixedWindowCommand;
+
+  constructor(redis: Redis, options: FixedWindowOptions) {
+    this.#redis = redis;
+    this.#windowMs = options.windowMs;
+    this.#keyPrefix = options.keyPrefix;
+    const commands = redis as unknown as Record<string, FixedWindowCommand | undefined>;
+    if (commands[COMMAND] === undefined) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: FIXED_WINDOW_LUA });
+    const command = commands[COMMAND] as FixedWindowCommand;
+    this.#command = command.bind(redis);
+  }
+
+  /**
+   * Counts one request against the window of `key` with allowance `limit`. Resolves `undefined`
+   * when Redis is not ready; rejects when the command fails (a timeout or a Redis error).
+   */
+  async hit(key: string, limit: number): Promise<RateLimitWindow | undefined> {
+    if (this.#redis.status !== 'ready') return undefined;
+    const [count, ttlMs] = await this.#command(this.#keyPrefix + key, this.#windowMs);
+    return {
+      limit,
+      remaining: count >= limit ? 0 : limit - count,
+      resetSeconds: ttlMs <= 1_000 ? 1 : Math.ceil(ttlMs / 1_000),
+      exceeded: count > limit,
+    };
+  }
+}
