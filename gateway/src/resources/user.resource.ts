@@ -2,9 +2,16 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { User } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { apiDate, resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
+import { defineResourceSchema } from '../lists/index.js';
 
 /** The JSON:API type of users. */
 export const USER_TYPE = 'user';
+
+/** The user type (contract §3) for `include`/`fields`: `email` appears only on the caller's own record with read_user. */
+export const USER_SCHEMA = defineResourceSchema({
+  type: USER_TYPE,
+  attributes: ['name', 'bio', 'bio_html', 'email', 'num_followers', 'num_following', 'num_stories', 'num_blog_posts', 'date_joined'],
+});
 
 /**
  * Maps a users.v1 User to its JSON:API resource (contract §3): snake_case attributes, `email`

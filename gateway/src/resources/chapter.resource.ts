@@ -1,0 +1,63 @@
+import type { Chapter } from '@inkwell/proto/stories';
+import type { ApiLinks } from '../jsonapi/api-links.js';
+import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
+import { defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { timestampToApiDate } from './user.resource.js';
+
+/** The JSON:API type of chapters. */
+export const CHAPTER_TYPE = 'chapter';
+
+/**
+ * The chapter type (contract §3). `content` and `content_html` are heavy: returned only when
+ * named in `fields[chapter]` (and only by the endpoints that read a single chapter).
+ */
+export const CHAPTER_SCHEMA = defineResourceSchema({
+  type: CHAPTER_TYPE,
+  attributes: ['title', 'content', 'content_html', 'authors_note', 'authors_note_html', 'chapter_number', 'published', 'num_words', 'num_views', 'date_published', 'date_modified'],
+  heavyAttributes: ['content', 'content_html'],
+  relationships: { story: { type: 'story', many: false } },
+});
+
+/** The heavy chapter fields, for `unavailableFields` of endpoints that list chapters without their text. */
+export const CHAPTER_CONTENT_FIELDS = { fields: ['content', 'content_html'], why: "a chapter's content is returned by GET /chapters/:id (and by chapter writes) only." } as const;
+
+/** What POST /stories/:id/chapters and PATCH /chapters/:id accept; `title` is required on create. */
+export const CHAPTER_WRITE = defineWriteSpec({
+  resource: CHAPTER_SCHEMA,
+  attributes: {
+    title: writeValues.title(),
+    content: writeValues.text(),
+    authors_note: writeValues.text(),
+    published: writeValues.boolean(),
+  },
+  required: ['title'],
+});
+
+/**
+ * Maps a stories.v1 Chapter to its JSON:API resource: `content`/`content_html` only when the
+ * service sent them (the caller asked for the content), dates in ISO 8601 UTC or null, linkage
+ * to its story, `links.self` = PUBLIC_BASE_URL/api/v1/chapters/<id>.
+ */
+export function toChapterResource(chapter: Chapter, links: ApiLinks): ResourceObject {
+  return resourceObject(
+    CHAPTER_TYPE,
+    chapter.id,
+    {
+      title: chapter.title,
+      ...(chapter.content === undefined ? {} : { content: chapter.content }),
+      ...(chapter.contentHtml === undefined ? {} : { content_html: chapter.contentHtml }),
+      authors_note: chapter.authorsNote,
+      authors_note_html: chapter.authorsNoteHtml,
+      chapter_number: chapter.chapterNumber,
+      published: chapter.published,
+      num_words: chapter.numWords,
+      num_views: chapter.numViews,
+      date_published: timestampToApiDate(chapter.datePublished),
+      date_modified: timestampToApiDate(chapter.dateModified),
+    },
+    {
+      relationships: { story: { data: { type: 'story', id: chapter.storyId } } },
+      self: links.to(`/chapters/${chapter.id}`),
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import { ContentRating, StoryStatus, type Story } from '@inkwell/proto/stories';
+import type { ApiLinks } from '../jsonapi/api-links.js';
+import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
+import { defineResourceSchema, defineWriteSpec, identifierIds, MAX_SHORT_DESCRIPTION_CHARS, writeValues } from '../lists/index.js';
+import { timestampToApiDate } from './user.resource.js';
+
+/** The JSON:API type of stories. */
+export const STORY_TYPE = 'story';
+
+/** The public values of story `status` (contract §3), in API order. */
+export const STORY_STATUSES = ['complete', 'incomplete', 'on-hiatus', 'cancelled'] as const;
+/** A public story status. */
+export type StoryStatusValue = (typeof STORY_STATUSES)[number];
+
+/** The public values of story `content_rating` (contract §3). */
+export const CONTENT_RATINGS = ['everyone', 'teen', 'mature'] as const;
+/** A public content rating. */
+export type ContentRatingValue = (typeof CONTENT_RATINGS)[number];
+
+const STATUS_TO_PROTO: Readonly<Record<StoryStatusValue, StoryStatus>> = {
+  complete: StoryStatus.COMPLETE,
+  incomplete: StoryStatus.INCOMPLETE,
+  'on-hiatus': StoryStatus.ON_HIATUS,
+  cancelled: StoryStatus.CANCELLED,
+};
+const RATING_TO_PROTO: Readonly<Record<ContentRatingValue, ContentRating>> = {
+  everyone: ContentRating.EVERYONE,
+  teen: ContentRating.TEEN,
+  mature: ContentRating.MATURE,
+};
+
+/** The proto enum of a public status (for filters and writes). */
+export function storyStatusToProto(status: StoryStatusValue): StoryStatus {
+  return STATUS_TO_PROTO[status];
+}
+
+/** The proto enum of a public content rating (for writes). */
+export function contentRatingToProto(rating: ContentRatingValue): ContentRating {
+  return RATING_TO_PROTO[rating];
+}
+
+function statusOf(status: StoryStatus): StoryStatusValue | null {
+  return STORY_STATUSES.find((value) => STATUS_TO_PROTO[value] === status) ?? null;
+}
+
+function contentRatingOf(rating: ContentRating): ContentRatingValue | null {
+  return CONTENT_RATINGS.find((value) => RATING_TO_PROTO[value] === rating) ?? null;
+}
+
+/**
+ * The story type (contract §3). Tags are the writable `tags` relationship; there is no tags
+ * attribute. Nothing is heavy: `description` is bounded and part of every listing.
+ */
+export const STORY_SCHEMA = defineResourceSchema({
+  type: STORY_TYPE,
+  attributes: [
+    'title',
+    'short_description',
+    'description',
+    'description_html',
+    'status',
+    'content_rating',
+    'published',
+    'num_words',
+    'num_chapters',
+    'num_views',
+    'num_likes',
+    'num_dislikes',
+    'num_comments',
+    'rating',
+    'hotness',
+    'date_published',
+    'date_modified',
+    'date_updated',
+  ],
+  relationships: { author: { type: 'user', many: false }, chapters: { type: 'chapter', many: true }, tags: { type: 'tag', many: true } },
+});
+
+/**
+ * What POST/PATCH /stories accept: the W attributes of contract §3 with the limits of §10, and
+ * the `tags` relationship (ids `c:<n>`/`g:<n>`). `title` is required on create; the service
+ * applies the defaults and the publishing rules.
+ */
+export const STORY_WRITE = defineWriteSpec({
+  resource: STORY_SCHEMA,
+  attributes: {
+    title: writeValues.title(),
+    short_description: writeValues.text(MAX_SHORT_DESCRIPTION_CHARS),
+    description: writeValues.text(),
+    status: writeValues.enumeration(STORY_STATUSES),
+    content_rating: writeValues.enumeration(CONTENT_RATINGS),
+    published: writeValues.boolean(),
+  },
+  relationships: { tags: { type: 'tag', many: true, id: identifierIds.tag(), maxItems: 100 } },
+  required: ['title'],
+});
+
+/**
+ * Maps a stories.v1 Story to its JSON:API resource: dates in ISO 8601 UTC or null (never the
+ * epoch), `rating` null without votes, linkage to the author, the chapters the caller may see
+ * (in chapter order) and the tags; `links.self` = PUBLIC_BASE_URL/api/v1/stories/<id>.
+ */
+export function toStoryResource(story: Story, links: ApiLinks): ResourceObject {
+  return resourceObject(
+    STORY_TYPE,
+    story.id,
+    {
+      title: story.title,
+      short_description: story.shortDescription,
+      description: story.description,
+      description_html: story.descriptionHtml,
+      status: statusOf(story.status),
+      content_rating: contentRatingOf(story.contentRating),
+      published: story.published,
+      num_words: story.numWords,
+      num_chapters: story.numChapters,
+      num_views: story.numViews,
+      num_likes: story.numLikes,
+      num_dislikes: story.numDislikes,
+      num_comments: story.numComments,
+      rating: story.rating ?? null,
+      hotness: story.hotness,
+      date_published: timestampToApiDate(story.datePublished),
+      date_modified: timestampToApiDate(story.dateModified),
+      date_updated: timestampToApiDate(story.dateUpdated),
+    },
+    {
+      relationships: {
+        author: { data: { type: 'user', id: story.authorId } },
+        chapters: { data: story.chapterIds.map((id) => ({ type: 'chapter', id })) },
+        tags: { data: story.tagIds.map((id) => ({ type: 'tag', id })) },
+      },
+      self: links.to(`/stories/${story.id}`),
+    },
+  );
+}

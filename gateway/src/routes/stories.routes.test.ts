@@ -1,0 +1,67 @@
+import { isAppError } from '@inkwell/errors';
+import { describe, expect, it } from 'vitest';
+import { parseDocumentQuery, parseListQuery } from '../lists/index.js';
+import { CHAPTER_DOCUMENT, CHAPTER_LIST } from './chapters.routes.js';
+import { STORY_DOCUMENT, STORY_LIST, USER_STORY_LIST } from './stories.routes.js';
+import { TAG_LIST } from './tags.routes.js';
+
+const q = (text: string): URLSearchParams => new URLSearchParams(text);
+
+function reason(run: () => unknown): [string | undefined, string | undefined, string | undefined] {
+  try {
+    run();
+  } catch (error) {
+    if (isAppError(error)) return [error.details[0]?.reason, error.details[0]?.parameter, error.details[0]?.detail];
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('GET /stories parameters', () => {
+  it('accepts every filter of story-api.md that exists today, together', () => {
+    const query = parseListQuery(STORY_LIST, q('filter[ids]=3,1&filter[author]=2&filter[num_words]=100,5000&filter[status]=on-hiatus&filter[date_published]=2026-01-01,&filter[tags]=g:1,c:2'));
+    expect(Object.keys(query.filters).sort()).toEqual(['author', 'date_published', 'ids', 'num_words', 'status', 'tags']);
+  });
+
+  it.each(['date_published', 'hotness', 'date_modified', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes'])('sorts by %s in both directions', (field) => {
+    expect(parseListQuery(STORY_LIST, q(`sort=${field}`)).sort).toEqual({ field, descending: false });
+    expect(parseListQuery(STORY_LIST, q(`sort=-${field}`)).sort).toEqual({ field, descending: true });
+  });
+
+  it('says that bookshelf filters and sort=date_added arrive with bookshelves', () => {
+    for (const [text, code, parameter] of [
+      ['filter[bookshelf]=1', 'invalid_parameter', 'filter[bookshelf]'],
+      ['filter[unread]=true', 'invalid_parameter', 'filter[unread]'],
+      ['sort=date_added', 'invalid_sort', 'sort'],
+    ] as const) {
+      const [gotCode, gotParameter, detail] = reason(() => parseListQuery(STORY_LIST, q(text)));
+      expect([gotCode, gotParameter]).toEqual([code, parameter]);
+      expect(detail).toMatch(/bookshelves/);
+    }
+  });
+
+  it('refuses num_words beyond 32 bits and chapter content in story documents', () => {
+    expect(reason(() => parseListQuery(STORY_LIST, q('filter[num_words]=,2147483648')))[0]).toBe('invalid_parameter');
+    expect(reason(() => parseDocumentQuery(STORY_DOCUMENT, q('include=chapters&fields[chapter]=content')))[0]).toBe('invalid_fields');
+  });
+});
+
+describe('other story-side lists', () => {
+  it('GET /users/:id/stories takes filter[published] and no search', () => {
+    expect(parseListQuery(USER_STORY_LIST, q('filter[published]=0')).filters).toEqual({ published: false });
+    expect(reason(() => parseListQuery(USER_STORY_LIST, q('query=x')))[0]).toBe('invalid_parameter');
+    expect(reason(() => parseListQuery(USER_STORY_LIST, q('sort=-relevance')))[0]).toBe('invalid_sort');
+  });
+
+  it('chapter lists have no sort and no content; a chapter by id offers content and story.author', () => {
+    expect(reason(() => parseListQuery(CHAPTER_LIST, q('sort=title')))[0]).toBe('invalid_sort');
+    expect(reason(() => parseListQuery(CHAPTER_LIST, q('fields[chapter]=content_html')))[0]).toBe('invalid_fields');
+    expect(parseDocumentQuery(CHAPTER_DOCUMENT, q('include=story.author&fields[chapter]=content')).fields.get('chapter')).toEqual(new Set(['content']));
+  });
+
+  it('tags sort by name or num_stories and default to catalogue order', () => {
+    expect(parseListQuery(TAG_LIST, q('')).sort).toBeUndefined();
+    expect(parseListQuery(TAG_LIST, q('sort=-num_stories&filter[kind]=genre'))).toMatchObject({ sort: { field: 'num_stories', descending: true }, filters: { kind: 'genre' } });
+    expect(reason(() => parseListQuery(TAG_LIST, q('include=stories')))[0]).toBe('invalid_include');
+  });
+});

@@ -1,0 +1,242 @@
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { AppError } from '@inkwell/errors';
+import type { GrpcClient } from '@inkwell/grpc';
+import { ContentRating, SortDirection, StorySortField, StoryStatus, type StoriesService, type Story, type StoryFilterSchema, type StorySortSchema } from '@inkwell/proto/stories';
+import type { ApiLinks } from '../jsonapi/api-links.js';
+import {
+  defineDocumentSpec,
+  defineListSpec,
+  filters,
+  parseCreateBody,
+  parseDocumentQuery,
+  parseListQuery,
+  parseUpdateBody,
+  type DocumentResponder,
+  type ParsedFilters,
+  type SortOrder,
+} from '../lists/index.js';
+import { CHAPTER_CONTENT_FIELDS, CHAPTER_SCHEMA } from '../resources/chapter.resource.js';
+import { contentRatingToProto, STORY_SCHEMA, STORY_STATUSES, STORY_WRITE, storyStatusToProto, toStoryResource } from '../resources/story.resource.js';
+import { TAG_SCHEMA } from '../resources/tag.resource.js';
+import { USER_SCHEMA } from '../resources/user.resource.js';
+import { defineRoute, type ApiRequest, type RouteDefinition } from '../routing/route.types.js';
+
+/** What the story routes need: the stories client, the link builder and the document responder. */
+export interface StoriesRoutesDeps {
+  readonly stories: GrpcClient<typeof StoriesService>;
+  readonly links: ApiLinks;
+  readonly documents: DocumentResponder;
+}
+
+/** Longest `query` search text on GET /stories, in characters. */
+export const MAX_STORY_QUERY_CHARS = 200;
+const INT32_MAX = 2_147_483_647;
+const BOOKSHELVES_PENDING = 'arrives with the bookshelves work and is not available yet.';
+
+/** Sort fields shared by GET /stories and GET /users/:id/stories, with their proto enum. */
+const SORT_FIELDS = {
+  date_published: StorySortField.DATE_PUBLISHED,
+  hotness: StorySortField.HOTNESS,
+  date_modified: StorySortField.DATE_MODIFIED,
+  rating: StorySortField.RATING,
+  num_words: StorySortField.NUM_WORDS,
+  num_views: StorySortField.NUM_VIEWS,
+  num_comments: StorySortField.NUM_COMMENTS,
+  num_likes: StorySortField.NUM_LIKES,
+  num_dislikes: StorySortField.NUM_DISLIKES,
+  relevance: StorySortField.RELEVANCE,
+} as const;
+type StorySortName = keyof typeof SORT_FIELDS;
+
+/** Types reachable from a story, and what `include` offers on story documents. */
+const STORY_TYPES = [USER_SCHEMA, CHAPTER_SCHEMA, TAG_SCHEMA];
+const STORY_INCLUDES = ['author', 'chapters', 'tags'];
+const STORY_UNAVAILABLE_FIELDS = { chapter: CHAPTER_CONTENT_FIELDS };
+
+/**
+ * GET /stories (story-api.md "Stories", contract §6): published stories only; the filters of
+ * story-api.md (`bookshelf` and `unread` answer 400 until bookshelves exist), a `query` search,
+ * one sort field (default `-date_published`; `relevance` needs a query; `date_added` arrives
+ * with bookshelves), cursor pages of 20 (max 100).
+ */
+export const STORY_LIST = defineListSpec({
+  resource: STORY_SCHEMA,
+  types: STORY_TYPES,
+  includes: STORY_INCLUDES,
+  unavailableFields: STORY_UNAVAILABLE_FIELDS,
+  filters: {
+    ids: filters.ids(),
+    author: filters.id(),
+    num_words: filters.integerRange({ min: 0, max: INT32_MAX }),
+    status: filters.enumeration(STORY_STATUSES),
+    date_published: filters.dateRange(),
+    tags: filters.tags(),
+    bookshelf: filters.unavailable(`filter[bookshelf] ${BOOKSHELVES_PENDING}`),
+    unread: filters.unavailable(`filter[unread] ${BOOKSHELVES_PENDING}`),
+  },
+  sort: {
+    fields: Object.keys(SORT_FIELDS) as StorySortName[],
+    default: '-date_published',
+    relevance: 'relevance',
+    unavailable: { date_added: `sort=date_added ${BOOKSHELVES_PENDING}` },
+  },
+  search: { maxLength: MAX_STORY_QUERY_CHARS },
+  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+});
+
+/**
+ * GET /users/:id/stories: one author's stories, `filter[published]` (drafts need read_stories
+ * and being the author: the service's rule), the sort fields of GET /stories except relevance
+ * (there is no search here), cursor pages of 20 (max 100).
+ */
+export const USER_STORY_LIST = defineListSpec({
+  resource: STORY_SCHEMA,
+  types: STORY_TYPES,
+  includes: STORY_INCLUDES,
+  unavailableFields: STORY_UNAVAILABLE_FIELDS,
+  filters: { published: filters.boolean() },
+  sort: {
+    fields: (Object.keys(SORT_FIELDS) as StorySortName[]).filter((field) => field !== 'relevance'),
+    default: '-date_published',
+    unavailable: { relevance: 'sort=relevance needs a search; GET /users/:id/stories has none.', date_added: `sort=date_added ${BOOKSHELVES_PENDING}` },
+  },
+  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+});
+
+/** GET /stories/:id and the responses of POST/PATCH: `include` author, chapters, tags and `fields`. */
+export const STORY_DOCUMENT = defineDocumentSpec({ resource: STORY_SCHEMA, types: STORY_TYPES, includes: STORY_INCLUDES, unavailableFields: STORY_UNAVAILABLE_FIELDS });
+
+/**
+ * The story endpoints (paths relative to /api/v1), and `GET /users/:id/stories`. Reads need a
+ * valid token; what a caller may see (drafts need authorship and read_stories) is the service's
+ * rule. Writes act as the signed-in user with write_stories; authorship is the service's rule.
+ */
+export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps): RouteDefinition[] {
+  const toResource = (story: Story | undefined) => {
+    if (story === undefined) throw AppError.notFound('story');
+    return toStoryResource(story, links);
+  };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/stories',
+      async handler(request) {
+        const query = parseListQuery(STORY_LIST, request.query);
+        const position = await documents.cursorStart(request, query);
+        const response = await stories.listStories(
+          { query: query.search ?? '', filter: storyFilter(query.filters), sort: storySort(query.sort), pageSize: query.page.size, after: position.after },
+          { caller: request.caller },
+        );
+        return documents.cursorPage(request, query, position, response.stories.map((story) => toStoryResource(story, links)), response.nextAfter);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/users/:id/stories',
+      params: { id: 'user' },
+      async handler(request) {
+        const query = parseListQuery(USER_STORY_LIST, request.query);
+        const position = await documents.cursorStart(request, query);
+        const response = await stories.listUserStories(
+          { userId: request.params.id, published: query.filters.published, sort: storySort(query.sort), pageSize: query.page.size, after: position.after },
+          { caller: request.caller },
+        );
+        return documents.cursorPage(request, query, position, response.stories.map((story) => toStoryResource(story, links)), response.nextAfter);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/stories/:id',
+      async handler(request) {
+        const query = parseDocumentQuery(STORY_DOCUMENT, request.query);
+        const { story } = await stories.getStory({ id: request.params.id }, { caller: request.caller });
+        return documents.resource(request, query, toResource(story));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/stories',
+      scope: 'write_stories',
+      requiresUser: true,
+      async handler(request) {
+        const query = parseDocumentQuery(STORY_DOCUMENT, request.query);
+        const { attributes, relationships } = parseCreateBody(STORY_WRITE, request.body);
+        const { story } = await stories.createStory(
+          {
+            title: attributes.title ?? '',
+            shortDescription: attributes.short_description ?? '',
+            description: attributes.description ?? '',
+            status: attributes.status === undefined ? StoryStatus.UNSPECIFIED : storyStatusToProto(attributes.status),
+            contentRating: attributes.content_rating === undefined ? ContentRating.UNSPECIFIED : contentRatingToProto(attributes.content_rating),
+            published: attributes.published ?? false,
+            tagIds: [...(relationships.tags ?? [])],
+          },
+          { caller: request.caller },
+        );
+        return created(request, query, toResource(story));
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      path: '/stories/:id',
+      scope: 'write_stories',
+      requiresUser: true,
+      async handler(request) {
+        const query = parseDocumentQuery(STORY_DOCUMENT, request.query);
+        const { attributes, relationships } = parseUpdateBody(STORY_WRITE, request.body, request.params.id);
+        const { story } = await stories.updateStory(
+          {
+            id: request.params.id,
+            title: attributes.title,
+            shortDescription: attributes.short_description,
+            description: attributes.description,
+            status: attributes.status === undefined ? undefined : storyStatusToProto(attributes.status),
+            contentRating: attributes.content_rating === undefined ? undefined : contentRatingToProto(attributes.content_rating),
+            published: attributes.published,
+            tags: relationships.tags === undefined ? undefined : { ids: [...relationships.tags] },
+          },
+          { caller: request.caller },
+        );
+        return documents.resource(request, query, toResource(story));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/stories/:id',
+      scope: 'write_stories',
+      requiresUser: true,
+      async handler(request) {
+        parseDocumentQuery(STORY_DOCUMENT, request.query);
+        await stories.deleteStory({ id: request.params.id }, { caller: request.caller });
+        return { status: 204 };
+      },
+    }),
+  ];
+
+  /** 201 Created with `Location` and `links.self` naming the new story (JSON:API 1.1). */
+  function created(request: ApiRequest, query: ReturnType<typeof parseDocumentQuery>, resource: ReturnType<typeof toStoryResource>) {
+    const self = links.to(`/stories/${resource.id}`);
+    return documents.resource(request, query, resource, { status: 201, headers: { Location: self }, self });
+  }
+}
+
+/** The proto filter of GET /stories; unset filters filter nothing. */
+function storyFilter(values: ParsedFilters<(typeof STORY_LIST)['filters']>): MessageInitShape<typeof StoryFilterSchema> {
+  return {
+    ids: [...(values.ids ?? [])],
+    authorId: values.author,
+    numWordsMin: values.num_words?.min,
+    numWordsMax: values.num_words?.max,
+    status: values.status === undefined ? StoryStatus.UNSPECIFIED : storyStatusToProto(values.status),
+    datePublishedMin: values.date_published?.min,
+    datePublishedMax: values.date_published?.max,
+    tagIds: [...(values.tags ?? [])],
+  };
+}
+
+/** The proto sort of a parsed sort order (always explicit: field and direction). */
+function storySort(order: SortOrder<StorySortName> | undefined): MessageInitShape<typeof StorySortSchema> {
+  if (order === undefined) return { field: StorySortField.UNSPECIFIED };
+  return { field: SORT_FIELDS[order.field], direction: order.descending ? SortDirection.DESCENDING : SortDirection.ASCENDING };
+}
