@@ -8,7 +8,7 @@ describe('loadGatewayConfig', () => {
       host: '127.0.0.1',
       port: 8080,
       publicBaseUrl: 'http://127.0.0.1:8080',
-      backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054' },
+      backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052' },
       redisUrl: 'redis://127.0.0.1:6379',
       logLevel: 'info',
       grpcDeadlineMs: 5000,
@@ -19,6 +19,7 @@ describe('loadGatewayConfig', () => {
       cookieSecure: 'auto',
       sessionTtlSeconds: 86_400,
       benchNoAuth: false,
+      cursorTtlSeconds: 3600,
     });
   });
 

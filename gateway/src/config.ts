@@ -22,6 +22,7 @@ export const gatewayEnvSchema = z
     USERS_SERVICE_ADDR: hostPort.default('127.0.0.1:50051'),
     MESSAGING_SERVICE_ADDR: hostPort.default('127.0.0.1:50055'),
     BLOG_SERVICE_ADDR: hostPort.default('127.0.0.1:50054'),
+    STORIES_SERVICE_ADDR: hostPort.default('127.0.0.1:50052'),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
@@ -35,6 +36,7 @@ export const gatewayEnvSchema = z
     COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
     SESSION_TTL_SECONDS: positiveInt.default(86_400),
     BENCH_NOAUTH: flag.default(false),
+    CURSOR_TTL_SECONDS: positiveInt.default(3_600),
   })
   .transform((env) => ({
     host: env.GATEWAY_HOST,
@@ -44,6 +46,7 @@ export const gatewayEnvSchema = z
       users: env.USERS_SERVICE_ADDR,
       messaging: env.MESSAGING_SERVICE_ADDR,
       blog: env.BLOG_SERVICE_ADDR,
+      stories: env.STORIES_SERVICE_ADDR,
     },
     redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,
@@ -55,6 +58,7 @@ export const gatewayEnvSchema = z
     cookieSecure: env.COOKIE_SECURE === 'auto' ? ('auto' as const) : env.COOKIE_SECURE === 'true',
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     benchNoAuth: env.BENCH_NOAUTH,
+    cursorTtlSeconds: env.CURSOR_TTL_SECONDS,
   }));
 
 /**
@@ -71,7 +75,8 @@ export const gatewayEnvSchema = z
  * behind a proxy that overwrites them. `cookieSecure` `auto` marks the session cookie Secure
  * when PUBLIC_BASE_URL is https or the request came over TLS. `benchNoAuth` enables the
  * `/bench-noauth/api/v1` copy of the API without authentication and rate limits, for the
- * benchmark only; never set it in a deployment.
+ * benchmark only; never set it in a deployment. `cursorTtlSeconds` is how long a list cursor
+ * stays usable (contract §6 requires at least 3600; tests set less to watch cursors expire).
  */
 export type GatewayConfig = z.output<typeof gatewayEnvSchema>;
 

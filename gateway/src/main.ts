@@ -17,13 +17,12 @@ import { createRequestContext } from './http/request-context.middleware.js';
 import { API_V1_PREFIX, createApiLinks } from './jsonapi/api-links.js';
 import { createDocumentResponder, CursorStore } from './lists/index.js';
 import { createApiDispatchPolicy } from './policies/api-dispatch.policy.js';
+import { createResourceLoaders } from './resources/resource.loaders.js';
 import { apiRoutes } from './routes/api.routes.js';
 import { RouteTable } from './routing/route-table.js';
 
 const CONFIG_DIR = fileURLToPath(new URL('../config', import.meta.url));
 const HEALTH_CHECK_DEADLINE_MS = 800;
-/** How long a list cursor stays usable (contract §6: at least an hour). */
-const CURSOR_TTL_SECONDS = 3_600;
 
 /** Composition root of the gateway: config → clients → route table → plugin → express-gateway. */
 async function main(config: GatewayConfig, logger: Logger): Promise<void> {
@@ -31,8 +30,9 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const backends = createGrpcBackends(config);
   const redis = createGatewayRedis(config.redisUrl, logger);
   const links = createApiLinks(config.publicBaseUrl);
-  const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: CURSOR_TTL_SECONDS }), loaders: {} });
-  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, messaging: backends.messaging, links, documents }));
+  const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, links });
+  const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
+  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, links, documents }));
 
   const checks: DependencyCheck[] = Object.entries(backends).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
   checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });

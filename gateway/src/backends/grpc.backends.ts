@@ -1,6 +1,7 @@
 import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
 import { BlogService } from '@inkwell/proto/blog';
 import { MessagingService } from '@inkwell/proto/messaging';
+import { StoriesService } from '@inkwell/proto/stories';
 import { UsersService } from '@inkwell/proto/users';
 import type { GatewayConfig } from '../config.js';
 
@@ -9,6 +10,7 @@ export interface GrpcBackends {
   readonly users: GrpcClient<typeof UsersService>;
   readonly messaging: GrpcClient<typeof MessagingService>;
   readonly blog: GrpcClient<typeof BlogService>;
+  readonly stories: GrpcClient<typeof StoriesService>;
 }
 
 /** Creates the clients of every configured backend. Connecting is lazy: a backend that is down fails calls and readiness, not startup. */
@@ -20,6 +22,8 @@ export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
     messaging: createGrpcClient(MessagingService, config.backends.messaging, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
     // A post's content (1 MiB) renders to up to ~5 MiB of HTML, and a list page with content carries up to 16 MiB.
     blog: createGrpcClient(BlogService, config.backends.blog, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
+    // A chapter's content (1 MiB) with its HTML can pass grpc-js's 4 MiB default.
+    stories: createGrpcClient(StoriesService, config.backends.stories, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
   };
 }
 
