@@ -1,0 +1,286 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '@inkwell/errors';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { SortDirection, StorySortField, StoryStatus, type ListStoriesRequestSchema } from '@inkwell/proto/stories';
+import { wilsonRating } from '../src/domain/rating.js';
+import { makeStory, type StoryFixture } from './factories.js';
+import { caller, startStories, type StoriesHarness } from './harness.js';
+
+type Fixture = StoryFixture & { id: string };
+type Request = MessageInitShape<typeof ListStoriesRequestSchema>;
+
+/** A deterministic PRNG, so a failure reproduces. */
+function prng(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+const random = prng(42);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
+const reader = () => caller({ appId: 'lists-test-app' });
+
+const SORTS: [StorySortField, keyof Fixture | 'id'][] = [
+  [StorySortField.DATE_PUBLISHED, 'datePublished'],
+  [StorySortField.HOTNESS, 'hotness'],
+  [StorySortField.DATE_MODIFIED, 'dateModified'],
+  [StorySortField.RATING, 'rating'],
+  [StorySortField.NUM_WORDS, 'numWords'],
+  [StorySortField.NUM_VIEWS, 'numViews'],
+  [StorySortField.NUM_COMMENTS, 'numComments'],
+  [StorySortField.NUM_LIKES, 'numLikes'],
+  [StorySortField.NUM_DISLIKES, 'numDislikes'],
+];
+
+function valueOf(story: Fixture, key: keyof Fixture | 'id'): number | null {
+  const value = story[key as keyof Fixture];
+  if (value === null) return null;
+  if (value instanceof Date) return value.getTime();
+  return Number(value);
+}
+
+/** The order of contract.md §10: by value, nulls last both ways, ties by id in the same direction. */
+function ordered(stories: Fixture[], key: keyof Fixture | 'id', direction: 'asc' | 'desc'): string[] {
+  const sign = direction === 'asc' ? 1 : -1;
+  return [...stories]
+    .sort((a, b) => {
+      const x = valueOf(a, key);
+      const y = valueOf(b, key);
+      if (x === null || y === null) {
+        if (x !== y) return x === null ? 1 : -1;
+      } else if (x !== y) return sign * (x - y);
+      return sign * (Number(a.id) - Number(b.id));
+    })
+    .map((story) => story.id);
+}
+
+describe('ListStories over gRPC', () => {
+  let h: StoriesHarness;
+  let corpus: Fixture[] = [];
+  const published = () => corpus.filter((story) => story.published);
+
+  /** Every id of a list, following next_after with random page sizes (1..7). */
+  async function all(request: Request): Promise<string[]> {
+    const ids: string[] = [];
+    let after = '';
+    for (let pages = 0; pages < 500; pages++) {
+      const page = await h.client.listStories({ ...request, pageSize: 1 + Math.floor(random() * 7), after }, reader());
+      ids.push(...page.stories.map((story) => story.id));
+      if (page.nextAfter === '') return ids;
+      after = page.nextAfter;
+    }
+    throw new Error('the list did not end');
+  }
+
+  beforeAll(async () => {
+    h = await startStories('inkwell_test_stories_lists');
+    const base = Date.UTC(2024, 2, 10);
+    const sharedDate = new Date(base + 5 * 86_400_000);
+    for (let i = 0; i < 70; i++) {
+      const likes = pick([0, 0, 3, 10, 10, 50]);
+      const dislikes = likes === 0 ? pick([0, 0, 2]) : pick([0, 1, 5]);
+      const tags = ['c:1', 'c:2', 'g:1', 'g:2', 'g:3'].filter(() => random() < 0.4);
+      corpus.push(
+        await makeStory(h.pool, {
+          authorId: pick(['11', '12', '13']),
+          status: pick(['complete', 'incomplete', 'on-hiatus', 'cancelled'] as const),
+          published: i % 12 !== 5,
+          tagIds: tags,
+          numWords: pick([500, 1000, 1000, 2500, 5000, 5000, 12000]),
+          numViews: pick([0, 5, 5, 40, 300]),
+          numLikes: likes,
+          numDislikes: dislikes,
+          numComments: pick([0, 0, 1, 7]),
+          rating: wilsonRating(likes, dislikes),
+          hotness: pick([1.5, 2.25, 2.25, 3.0, 10.125]),
+          // Several stories share a timestamp, so ties by id are exercised.
+          datePublished: random() < 0.2 ? sharedDate : new Date(base + Math.floor(random() * 20) * 86_400_000 + Math.floor(random() * 3) * 3_600_000),
+          dateModified: new Date(base + Math.floor(random() * 1000) * 3_600_000),
+        }),
+      );
+    }
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('lists published stories only, newest first by default, each once', async () => {
+    const ids = await all({});
+    expect(ids).toEqual(ordered(published(), 'datePublished', 'desc'));
+    const drafts = corpus.filter((story) => !story.published).map((story) => story.id);
+    expect(drafts.length).toBeGreaterThan(0);
+    expect(ids.some((id) => drafts.includes(id))).toBe(false);
+  });
+
+  it.each(SORTS.flatMap(([field, key]) => (['asc', 'desc'] as const).map((direction) => [StorySortField[field], field, key, direction] as const)))(
+    'sorts by %s %s with ties by id and nulls last',
+    async (_name, field, key, direction) => {
+      const sort = { field, direction: direction === 'asc' ? SortDirection.ASCENDING : SortDirection.DESCENDING };
+      expect(await all({ sort })).toEqual(ordered(published(), key, direction));
+    },
+  );
+
+  it('puts stories without votes last in both directions of rating', async () => {
+    const unrated = published().filter((story) => story.rating === null).map((story) => story.id);
+    expect(unrated.length).toBeGreaterThan(0);
+    for (const direction of [SortDirection.ASCENDING, SortDirection.DESCENDING]) {
+      const ids = await all({ sort: { field: StorySortField.RATING, direction } });
+      expect(ids.slice(-unrated.length).sort()).toEqual([...unrated].sort());
+    }
+  });
+
+  it('filters by ids, author, status and tags (all of them)', async () => {
+    const byDate = (stories: Fixture[]) => ordered(stories, 'datePublished', 'desc');
+    const someIds = corpus.slice(0, 15).map((story) => story.id);
+    expect(await all({ filter: { ids: someIds } })).toEqual(byDate(published().filter((s) => someIds.includes(s.id))));
+    expect(await all({ filter: { authorId: '12' } })).toEqual(byDate(published().filter((s) => s.authorId === '12')));
+    expect(await all({ filter: { status: StoryStatus.ON_HIATUS } })).toEqual(byDate(published().filter((s) => s.status === 'on-hiatus')));
+    const tagged = published().filter((s) => s.tagIds.includes('c:1') && s.tagIds.includes('g:2'));
+    expect(tagged.length).toBeGreaterThan(0);
+    expect(await all({ filter: { tagIds: ['c:1', 'g:2'] } })).toEqual(byDate(tagged));
+    expect(await all({ filter: { tagIds: ['g:40'] } })).toEqual([]);
+  });
+
+  it('filters word counts with inclusive bounds and open ranges', async () => {
+    const byDate = (stories: Fixture[]) => ordered(stories, 'datePublished', 'desc');
+    expect(await all({ filter: { numWordsMin: 1000, numWordsMax: 5000 } })).toEqual(byDate(published().filter((s) => s.numWords >= 1000 && s.numWords <= 5000)));
+    expect(await all({ filter: { numWordsMin: 5000 } })).toEqual(byDate(published().filter((s) => s.numWords >= 5000)));
+    expect(await all({ filter: { numWordsMax: 1000 } })).toEqual(byDate(published().filter((s) => s.numWords <= 1000)));
+    expect(await all({ filter: { numWordsMin: 2500, numWordsMax: 2500 } })).toEqual(byDate(published().filter((s) => s.numWords === 2500)));
+  });
+
+  it('filters publication dates with inclusive bounds and open ranges', async () => {
+    const byDate = (stories: Fixture[]) => ordered(stories, 'datePublished', 'desc');
+    const dates = published().map((s) => s.datePublished!.getTime()).sort((a, b) => a - b);
+    const low = new Date(dates[10]!);
+    const high = new Date(dates[40]!);
+    const inRange = (s: Fixture) => s.datePublished!.getTime() >= low.getTime() && s.datePublished!.getTime() <= high.getTime();
+    expect(await all({ filter: { datePublishedMin: timestampFromDate(low), datePublishedMax: timestampFromDate(high) } })).toEqual(byDate(published().filter(inRange)));
+    expect(await all({ filter: { datePublishedMin: timestampFromDate(high) } })).toEqual(byDate(published().filter((s) => s.datePublished!.getTime() >= high.getTime())));
+    expect(await all({ filter: { datePublishedMax: timestampFromDate(low) } })).toEqual(byDate(published().filter((s) => s.datePublished!.getTime() <= low.getTime())));
+  });
+
+  it('combines filters with a sort', async () => {
+    const expected = ordered(
+      published().filter((s) => s.numWords >= 1000 && s.tagIds.includes('g:1') && s.status !== 'cancelled' && s.authorId !== '13'),
+      'rating',
+      'desc',
+    );
+    const combined = [] as string[];
+    for (const status of [StoryStatus.COMPLETE, StoryStatus.INCOMPLETE, StoryStatus.ON_HIATUS]) {
+      for (const authorId of ['11', '12']) {
+        combined.push(...(await all({ filter: { numWordsMin: 1000, tagIds: ['g:1'], status, authorId }, sort: { field: StorySortField.RATING, direction: SortDirection.DESCENDING } })));
+      }
+    }
+    expect(combined.sort()).toEqual([...expected].sort());
+  });
+
+  it('rejects malformed filters, sorts, page sizes and cursors with the parameter named', async () => {
+    const rejects = async (request: Request, reason: string, parameter: string) => {
+      await expect(h.client.listStories(request, reader())).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT, details: [{ reason, parameter }] });
+    };
+    await rejects({ filter: { numWordsMin: 10, numWordsMax: 5 } }, 'invalid_parameter', 'filter[num_words]');
+    await rejects({ filter: { tagIds: ['x:1'] } }, 'invalid_parameter', 'filter[tags]');
+    await rejects({ filter: { datePublishedMin: timestampFromDate(new Date(2025, 1, 2)), datePublishedMax: timestampFromDate(new Date(2025, 1, 1)) } }, 'invalid_parameter', 'filter[date_published]');
+    await rejects({ pageSize: 101 }, 'invalid_parameter', 'page[size]');
+    await rejects({ pageSize: -1 }, 'invalid_parameter', 'page[size]');
+    await rejects({ sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING } }, 'invalid_sort', 'sort');
+    await rejects({ sort: { field: StorySortField.DATE_ADDED } }, 'invalid_sort', 'sort');
+    await rejects({ filter: { bookshelfId: '1' } }, 'invalid_parameter', 'filter[bookshelf]');
+    await rejects({ filter: { unread: false } }, 'invalid_parameter', 'filter[unread]');
+    await rejects({ after: 'garbage' }, 'invalid_cursor', 'page[cursor]');
+    const page = await h.client.listStories({ pageSize: 2 }, reader());
+    await rejects({ after: page.nextAfter, sort: { field: StorySortField.NUM_WORDS } }, 'invalid_cursor', 'page[cursor]');
+  });
+
+  it('pages through a filtered, sorted list exactly once and in order while stories are being published', async () => {
+    const sort = { field: StorySortField.NUM_WORDS, direction: SortDirection.DESCENDING };
+    const filter = { numWordsMin: 600 };
+    const before = published().filter((s) => s.numWords >= 600);
+    const seen: string[] = [];
+    const added: Fixture[] = [];
+    let after = '';
+    for (let pages = 0; pages < 200; pages++) {
+      const page = await h.client.listStories({ sort, filter, pageSize: 1 + Math.floor(random() * 5), after }, reader());
+      seen.push(...page.stories.map((story) => story.id));
+      // Publish stories that sort before, at and after the current position.
+      for (const numWords of [12000, 2500, 1000, 700]) added.push(await makeStory(h.pool, { numWords, published: true }));
+      if (page.nextAfter === '') break;
+      after = page.nextAfter;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const story of before) expect(seen.filter((id) => id === story.id)).toHaveLength(1);
+    const everything = [...before, ...added];
+    const rank = new Map(ordered(everything, 'numWords', 'desc').map((id, index) => [id, index]));
+    const positions = seen.map((id) => rank.get(id)!);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    corpus = [...corpus, ...added];
+  });
+});
+
+describe('full-text search', () => {
+  let h: StoriesHarness;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    h = await startStories('inkwell_test_stories_search');
+    // One story per field carrying the word "marigold"; equal lengths so only the field weight differs.
+    ids.title = (await makeStory(h.pool, { title: 'The marigold', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', numViews: 1 })).id;
+    ids.tag = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', tagIds: ['c:330'], numViews: 2 })).id;
+    ids.short = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', numViews: 3 })).id;
+    ids.description = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a marigold.', numViews: 4 })).id;
+    ids.twice = (await makeStory(h.pool, { title: 'Marigold, marigold', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', numViews: 0 })).id;
+    ids.draft = (await makeStory(h.pool, { title: 'The marigold draft', published: false })).id;
+    ids.other = (await makeStory(h.pool, { title: 'Nothing to see', shortDescription: 'A quiet tale of a river town' })).id;
+    await h.pool.query("UPDATE tags SET name = 'Marigold' WHERE id = 'c:330'");
+    await h.pool.query("UPDATE stories SET search_vector = story_search_vector(title, short_description, 'Letters from a harbour.', tag_ids) WHERE id = $1", [ids.tag]);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const search = (query: string, direction = SortDirection.DESCENDING) =>
+    h.client.listStories({ query, sort: { field: StorySortField.RELEVANCE, direction } }, reader()).then((page) => page.stories.map((story) => story.id));
+
+  it('ranks title over tag names over short description over description, and more matches higher', async () => {
+    expect(await search('marigold')).toEqual([ids.twice, ids.title, ids.tag, ids.short, ids.description]);
+    expect(await search('marigold', SortDirection.ASCENDING)).toEqual([ids.description, ids.short, ids.tag, ids.title, ids.twice]);
+  });
+
+  it('stems words, supports phrases and exclusions, and never returns drafts', async () => {
+    expect((await search('marigolds')).length).toBe(5);
+    expect(await search('"marigold town"')).toEqual(expect.arrayContaining([ids.short, ids.twice]));
+    expect((await search('"marigold town"')).length).toBe(2);
+    expect(await search('marigold -harbour')).toEqual([ids.description]);
+    expect(await search('marigold')).not.toContain(ids.draft);
+  });
+
+  it('filters by the query with any other sort', async () => {
+    const page = await h.client.listStories({ query: 'marigold', sort: { field: StorySortField.NUM_VIEWS, direction: SortDirection.DESCENDING } }, reader());
+    expect(page.stories.map((story) => story.id)).toEqual([ids.description, ids.short, ids.tag, ids.title, ids.twice]);
+  });
+
+  it('pages through relevance with cursors', async () => {
+    const first = await h.client.listStories({ query: 'marigold', sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING }, pageSize: 2 }, reader());
+    const second = await h.client.listStories(
+      { query: 'marigold', sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING }, pageSize: 2, after: first.nextAfter },
+      reader(),
+    );
+    const third = await h.client.listStories(
+      { query: 'marigold', sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING }, pageSize: 2, after: second.nextAfter },
+      reader(),
+    );
+    expect([...first.stories, ...second.stories, ...third.stories].map((story) => story.id)).toEqual(await search('marigold'));
+    expect(third.nextAfter).toBe('');
+  });
+
+  it('matches nothing for a query without searchable words', async () => {
+    expect(await search('the and of')).toEqual([]);
+  });
+});
+

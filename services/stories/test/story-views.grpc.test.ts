@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKafka, ensureTopics, type EventConsumer } from '@inkwell/events';
+import { createLogger } from '@inkwell/logging';
+import { stackEnv } from '@inkwell/testing';
+import type { Kafka, Producer } from 'kafkajs';
+import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
+import { StoryRepository } from '../src/repositories/story.repository.js';
+import { StoryStatsService } from '../src/services/story-stats.service.js';
+import { author, caller, startStories, type StoriesHarness } from './harness.js';
+
+const suffix = randomUUID().slice(0, 8);
+const topic = `test.stories.story.${suffix}`;
+const logger = createLogger('stories-views-test');
+
+describe('views: counted once per reader and chapter per day, applied from StoryViewed events', () => {
+  let h: StoriesHarness;
+  let kafka: Kafka;
+  let producer: Producer;
+  let consumer: EventConsumer;
+  const writer = author('301');
+  let storyId = '';
+  let chapterId = '';
+  let draftChapterId = '';
+
+  beforeAll(async () => {
+    h = await startStories('inkwell_test_stories_views');
+    storyId = (await h.client.createStory({ title: 'Read me' }, writer)).story!.id;
+    chapterId = (await h.client.createChapter({ storyId, title: 'One', content: 'Words to read.', published: true }, writer)).chapter!.id;
+    draftChapterId = (await h.client.createChapter({ storyId, title: 'Two', content: 'Not yet.', published: false }, writer)).chapter!.id;
+    await h.client.updateStory({ id: storyId, published: true }, writer);
+
+    kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: `stories-views-test-${suffix}`, logger });
+    await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
+    producer = kafka.producer();
+    await producer.connect();
+    consumer = createStoryStatsConsumer({ kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topic, groupId: `stories-views-test-${suffix}` });
+    await consumer.start();
+  });
+
+  afterAll(async () => {
+    await consumer?.stop();
+    await producer?.disconnect();
+    if (kafka) {
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+      await admin.disconnect();
+    }
+    await h?.close();
+  });
+
+  const viewEvents = async () =>
+    (await h.pool.query<{ payload: Buffer }>("SELECT payload FROM outbox WHERE type = 'inkwell.stories.v1.StoryViewed' ORDER BY id")).rows.map((row) => row.payload);
+
+  async function counts(): Promise<{ story: number; chapter: number; hotness: number }> {
+    const { rows } = await h.pool.query<{ story: number; chapter: number; hotness: number }>(
+      'SELECT s.num_views AS story, c.num_views AS chapter, s.hotness FROM stories s JOIN chapters c ON c.story_id = s.id WHERE c.id = $1',
+      [chapterId],
+    );
+    return rows[0]!;
+  }
+
+  async function until(check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the consumer');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('writes one StoryViewed per reader for reads of the content, not for the author, metadata reads or drafts', async () => {
+    const read = (as: ReturnType<typeof caller>, id = chapterId, includeContent = true) => h.client.getChapter({ id, includeContent }, as);
+    const first = await read(caller({ userId: '302' }));
+    expect(first.chapter!.content).toBe('Words to read.');
+    expect(first.chapter!.contentHtml).toBe('<p>Words to read.</p>');
+    await read(caller({ userId: '302' }));
+    await read(caller({ userId: '303' }));
+    await read(caller({ appId: 'views-app' }));
+    await read(caller({ appId: 'views-app' }));
+    await read(writer);
+    const metadata = await read(caller({ userId: '304' }), chapterId, false);
+    expect(metadata.chapter!.content).toBeUndefined();
+    await read(writer, draftChapterId);
+    expect(await viewEvents()).toHaveLength(3);
+  });
+
+  it('counts each event once on the story and the chapter, and heats the story', async () => {
+    const before = await counts();
+    const events = await viewEvents();
+    await producer.send({ topic, messages: events.map((value) => ({ key: storyId, value })) });
+    await until(async () => (await counts()).story === before.story + 3);
+    // Redelivery of the same events changes nothing.
+    await producer.send({ topic, messages: events.map((value) => ({ key: storyId, value })) });
+    const { rows } = await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events');
+    await until(async () => Number((await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events')).rows[0]!.n) >= Number(rows[0]!.n));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const after = await counts();
+    expect(after.story).toBe(before.story + 3);
+    expect(after.chapter).toBe(before.chapter + 3);
+    expect(after.hotness).toBeGreaterThan(before.hotness);
+    expect((await h.client.getStory({ id: storyId }, caller({ appId: 'views-app' }))).story!.numViews).toBe(after.story);
+  });
+});
