@@ -1,0 +1,172 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { parseScopes, SCOPE_NAMES } from '@inkwell/auth-tokens';
+import type { UsersServices } from '../services.js';
+
+/** A command-line mistake: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What a command prints: lines for people, and the same facts as an object for `--json`. */
+export interface CommandResult {
+  lines: string[];
+  json: Record<string, unknown>;
+}
+
+/** The usage text of `npm run cli -- help`. */
+export const USAGE = `Inkwell operator CLI (users, apps, tokens). Talks to the users database directly.
+
+Usage: npm run cli -- <command> [options] [--json]
+
+Commands:
+  create-user --name <name> --email <address> --password <password>
+      Registers an account (same rules as sign-up).
+  create-app --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...] [--public] [--owner <user id|name>]
+      Registers an OAuth app; prints its client id and, for confidential apps, its secret (once).
+  mint-token --user <user id|name> --scopes "<scope> <scope> ..." [--name <label>] [--expires-in-days <n>]
+      Mints a personal access token for the user; prints it (once). Scopes: ${SCOPE_NAMES.join(', ')}.
+  revoke-token <token>
+      Revokes one access, refresh or personal token.
+  revoke-tokens --user <user id|name>
+      Revokes every token of the user (all apps and personal tokens).
+  help
+      Shows this text.
+
+Environment: DATABASE_URL, REDIS_URL (defaults from .stack/env on a developer machine).
+Exit codes: 0 done, 1 refused (e.g. name taken, unknown user), 2 usage error.`;
+
+const nonEmpty = z.string().trim().min(1);
+
+const schemas = {
+  'create-user': z.object({ name: nonEmpty, email: nonEmpty, password: z.string().min(1) }),
+  'create-app': z.object({
+    name: nonEmpty,
+    'redirect-uri': z.array(nonEmpty).min(1, 'at least one --redirect-uri'),
+    public: z.boolean().default(false),
+    owner: nonEmpty.optional(),
+  }),
+  'mint-token': z.object({
+    user: nonEmpty,
+    scopes: z.string().default(''),
+    name: nonEmpty.default('operator token'),
+    'expires-in-days': z.coerce.number().int().min(1).max(3650).optional(),
+  }),
+  'revoke-tokens': z.object({ user: nonEmpty }),
+} as const;
+
+const OPTIONS = {
+  name: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  public: { type: 'boolean' },
+  owner: { type: 'string' },
+  user: { type: 'string' },
+  scopes: { type: 'string' },
+  'expires-in-days': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+/** The options each command accepts (besides --json). */
+const ALLOWED: Record<string, readonly string[]> = {
+  'create-user': ['name', 'email', 'password'],
+  'create-app': ['name', 'redirect-uri', 'public', 'owner'],
+  'mint-token': ['user', 'scopes', 'name', 'expires-in-days'],
+  'revoke-token': [],
+  'revoke-tokens': ['user'],
+  help: [],
+};
+
+/** A parsed command line. */
+export interface ParsedCommand {
+  command: string;
+  values: Record<string, unknown>;
+  positionals: string[];
+  json: boolean;
+}
+
+/** Parses argv (without node and script); UsageError for unknown commands or options. */
+export function parseCommandLine(argv: readonly string[]): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const [command = 'help', ...positionals] = parsed.positionals;
+  const allowed = ALLOWED[command];
+  if (allowed === undefined) throw new UsageError(`Unknown command "${command}".`);
+  const { json, ...values } = parsed.values;
+  const extra = Object.keys(values).filter((key) => !allowed.includes(key));
+  if (extra.length > 0) throw new UsageError(`${command} does not take --${extra.join(', --')}.`);
+  return { command, values, positionals, json: json === true };
+}
+
+function validate<S extends z.ZodType>(command: string, schema: S, values: unknown): z.output<S> {
+  const result = schema.safeParse(values);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message.includes('received undefined') ? 'is required' : issue.message}`);
+  throw new UsageError(`${command}: ${problems.join('; ')}`);
+}
+
+/** Runs a parsed command against the users services. AppErrors (taken name, unknown user, …) propagate. */
+export async function runCommand(services: UsersServices, { command, values, positionals }: ParsedCommand): Promise<CommandResult> {
+  if (command !== 'revoke-token' && positionals.length > 0) throw new UsageError(`${command} takes no positional arguments (got "${positionals.join(' ')}").`);
+  switch (command) {
+    case 'create-user': {
+      const args = validate(command, schemas[command], values);
+      const user = await services.accounts.register(args);
+      return { lines: [`Created user ${user.name} (id ${user.id}).`], json: { id: user.id, name: user.name, email: user.email } };
+    }
+    case 'create-app': {
+      const args = validate(command, schemas[command], values);
+      const owner = args.owner === undefined ? undefined : await services.accounts.findUser(args.owner);
+      const { client, secret } = await services.clients.create({
+        name: args.name,
+        redirectUris: args['redirect-uri'],
+        confidential: !args.public,
+        ...(owner === undefined ? {} : { ownerUserId: owner.id }),
+      });
+      const lines = [`Created ${client.confidential ? 'confidential' : 'public'} app "${client.name}".`, `client_id:     ${client.id}`];
+      if (secret !== undefined) lines.push(`client_secret: ${secret}`, 'The secret is shown only now; store it safely.');
+      else lines.push('Public app: it has no secret and must use PKCE (S256).');
+      return { lines, json: { clientId: client.id, ...(secret === undefined ? {} : { clientSecret: secret }), name: client.name, confidential: client.confidential, redirectUris: client.redirectUris } };
+    }
+    case 'mint-token': {
+      const args = validate(command, schemas[command], values);
+      const { scopes, unknown } = parseScopes(args.scopes);
+      if (unknown.length > 0) throw new UsageError(`mint-token: unknown scope ${unknown.join(', ')}; known: ${SCOPE_NAMES.join(' ')}`);
+      const user = await services.accounts.findUser(args.user);
+      const days = args['expires-in-days'];
+      const { token, personalToken } = await services.personalTokens.create({
+        userId: user.id,
+        name: args.name,
+        scopes,
+        ...(days === undefined ? {} : { expiresAt: new Date(Date.now() + days * 86_400_000) }),
+      });
+      return {
+        lines: [
+          `Personal access token for ${user.name} (id ${user.id}), scopes: ${scopes.join(' ') || '(none)'}${personalToken.expiresAt ? `, expires ${personalToken.expiresAt.toISOString()}` : ', no expiry'}:`,
+          token,
+          'It is shown only now. Use it as: Authorization: Bearer <token>',
+        ],
+        json: { token, tokenId: personalToken.id, userId: user.id, scopes, expiresAt: personalToken.expiresAt?.toISOString() ?? null },
+      };
+    }
+    case 'revoke-token': {
+      const [token, ...rest] = positionals;
+      if (token === undefined || token.trim() === '' || rest.length > 0) throw new UsageError('revoke-token takes exactly one token.');
+      const revoked = await services.tokens.revokeToken(token.trim(), undefined);
+      return { lines: [revoked ? 'Token revoked.' : 'No active token matched; nothing to revoke.'], json: { revoked } };
+    }
+    case 'revoke-tokens': {
+      const args = validate(command, schemas[command], values);
+      const user = await services.accounts.findUser(args.user);
+      const count = await services.tokens.revokeUserTokens(user.id);
+      return { lines: [`Revoked ${count} active token${count === 1 ? '' : 's'} of ${user.name} (id ${user.id}).`], json: { userId: user.id, revoked: count } };
+    }
+    default:
+      return { lines: [USAGE], json: { usage: USAGE } };
+  }
+}
