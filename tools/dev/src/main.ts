@@ -1,9 +1,38 @@
-import { stackEnv, startSystem } from '@inkwell/testing';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, stackEnv, startSystem } from '@inkwell/testing';
+
+/** Written by the users service's demo seed (services/users/src/seed.ts); gitignored under .stack/. */
+const DEMO_CREDENTIALS_FILE = join(repoRoot(), '.stack', 'demo-credentials.json');
+
+interface DemoCredentials {
+  user: { name: string; password: string };
+  personalToken: { token: string };
+  app: { clientId: string; clientSecret: string; redirectUris: string[] };
+}
+
+/** The banner lines for the demo credentials; none when the seed wrote none. */
+function demoLines(apiUrl: string): string[] {
+  if (!existsSync(DEMO_CREDENTIALS_FILE)) return [];
+  const demo = JSON.parse(readFileSync(DEMO_CREDENTIALS_FILE, 'utf8')) as DemoCredentials;
+  return [
+    '',
+    `  Demo user:  ${demo.user.name} / ${demo.user.password}`,
+    `  Token:      ${demo.personalToken.token}`,
+    `              (${demo.user.name}'s personal token with every scope; a new one each start, the previous one is revoked)`,
+    `  Try:        curl -s -H "Authorization: Bearer ${demo.personalToken.token}" ${apiUrl}/users/me`,
+    `  Demo app:   client_id ${demo.app.clientId}`,
+    `              client_secret ${demo.app.clientSecret} (new each start)`,
+    `              redirect URIs ${demo.app.redirectUris.join(', ')}`,
+  ];
+}
 
 /** `npm run dev`: the whole system on the documented ports, with demo data, until Ctrl-C. */
 async function main(): Promise<void> {
+  rmSync(DEMO_CREDENTIALS_FILE, { force: true });
   const system = await startSystem({
     stack: stackEnv(),
+    env: { DEMO_CREDENTIALS_FILE },
     ports: 'fixed',
     seedDemoData: true,
     echo: true,
@@ -16,6 +45,7 @@ async function main(): Promise<void> {
     `  Health:   ${system.gatewayUrl}/readyz`,
     `  Metrics:  ${system.gatewayUrl}/metrics`,
     `  Try:      curl -s ${system.apiUrl}/users/1`,
+    ...demoLines(system.apiUrl),
     '',
     'Press Ctrl-C to stop.',
     '',
