@@ -54,6 +54,17 @@ describe('createPool', () => {
     }
   });
 
+  it('applies server settings to every connection and refuses ones that could inject options', async () => {
+    const tuned = createPool({ connectionString: databaseUrl, schema: mine, max: 1, logger: silentLogger, settings: { jit: 'off', statement_timeout: '4321' } });
+    try {
+      const { rows } = await tuned.query<{ schema: string; jit: string; timeout: string }>("SELECT current_schema() AS schema, current_setting('jit') AS jit, current_setting('statement_timeout') AS timeout");
+      expect(rows[0]).toEqual({ schema: mine, jit: 'off', timeout: '4321ms' });
+    } finally {
+      await tuned.end();
+    }
+    expect(() => createPool({ connectionString: databaseUrl, schema: mine, logger: silentLogger, settings: { jit: 'off -c search_path=public' } })).toThrow(/invalid server setting/);
+  });
+
   it('refuses a schema name that would need quoting', () => {
     expect(() => createPool({ connectionString: databaseUrl, schema: 'Robert"); DROP', logger: silentLogger })).toThrow(/Invalid schema name/);
   });
