@@ -84,6 +84,16 @@ export class UserRepository {
     }
   }
 
+  /** The users with these ids, in no particular order; unknown ids are left out. */
+  async findByIds(ids: readonly string[]): Promise<User[]> {
+    try {
+      const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ANY($1::bigint[])`, [ids]);
+      return rows.map(toUser);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
   /** The user with this name (case-insensitive), or undefined. */
   async findByName(name: string): Promise<User | undefined> {
     try {

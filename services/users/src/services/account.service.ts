@@ -70,6 +70,21 @@ export class AccountService {
   }
 
   /**
+   * The users `ids` as `viewer` may see them, in the order asked, each once; unknown or malformed
+   * ids are left out. At most 1000 ids (INVALID_ARGUMENT beyond).
+   */
+  async getUsers(ids: readonly string[], viewer: Viewer): Promise<VisibleUser[]> {
+    if (ids.length > 1000) throw new AppError(ErrorCode.INVALID_ARGUMENT, 'At most 1000 users can be fetched at once.');
+    const wanted = [...new Set(ids.filter(isUserId))];
+    if (wanted.length === 0) return [];
+    const byId = new Map((await this.users.findByIds(wanted)).map((user) => [user.id, user]));
+    return wanted.flatMap((id) => {
+      const user = byId.get(id);
+      return user === undefined ? [] : [visibleTo(user, viewer)];
+    });
+  }
+
+  /**
    * The user with this id or (case-insensitive) name, e-mail included: for the operator CLI.
    * NOT_FOUND when there is none.
    */

@@ -3,13 +3,16 @@ import type { UsersService } from '@inkwell/proto/users';
 import { SignInLockedError, type AccountService } from '../services/account.service.js';
 import { toProtoUser } from './user.mappers.js';
 
-type AccountHandlers = Pick<ServiceImpl<typeof UsersService>, 'getUser' | 'registerUser' | 'authenticate' | 'updateUser'>;
+type AccountHandlers = Pick<ServiceImpl<typeof UsersService>, 'getUser' | 'batchGetUsers' | 'registerUser' | 'authenticate' | 'updateUser'>;
 
 /** gRPC handlers of the account RPCs: decode → one service call → encode; no rules. */
 export function accountHandlers(accounts: AccountService): AccountHandlers {
   return {
     async getUser(request, ctx) {
       return { user: toProtoUser(await accounts.getUser(request.id, ctx.caller)) };
+    },
+    async batchGetUsers(request, ctx) {
+      return { users: (await accounts.getUsers(request.ids, ctx.caller)).map(toProtoUser) };
     },
     async registerUser(request) {
       return { user: toProtoUser(await accounts.register({ name: request.name, email: request.email, password: request.password })) };
