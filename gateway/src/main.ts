@@ -32,7 +32,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const links = createApiLinks(config.publicBaseUrl);
   const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, links });
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
-  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, links, documents }));
+  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, links, documents }));
 
   const checks: DependencyCheck[] = Object.entries(backends).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
   checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });

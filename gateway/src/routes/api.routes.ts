@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../routing/route.types.js';
+import { blogPostsRoutes, type BlogPostsRoutesDeps } from './blog-posts.routes.js';
 import { chaptersRoutes, type ChaptersRoutesDeps } from './chapters.routes.js';
 import { privateMessagesRoutes, type PrivateMessagesRoutesDeps } from './private-messages.routes.js';
 import { storiesRoutes, type StoriesRoutesDeps } from './stories.routes.js';
@@ -6,9 +7,9 @@ import { tagsRoutes, type TagsRoutesDeps } from './tags.routes.js';
 import { usersRoutes, type UsersRoutesDeps } from './users.routes.js';
 
 /** Everything the API's route files need; main.ts builds it once. */
-export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps;
+export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps & BlogPostsRoutesDeps;
 
 /** Every route of /api/v1: one line per domain file. */
 export function apiRoutes(deps: ApiRoutesDeps): RouteDefinition[] {
-  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps)];
+  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps), ...blogPostsRoutes(deps)];
 }

@@ -1,0 +1,75 @@
+import type { BlogPost } from '@inkwell/proto/blog';
+import { z } from 'zod';
+import type { ApiLinks } from '../jsonapi/api-links.js';
+import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
+import { defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
+import { timestampToApiDate } from './user.resource.js';
+
+/** The JSON:API type of blog posts. */
+export const BLOG_POST_TYPE = 'blog_post';
+
+/**
+ * The blog_post type (contract §3). `content` and `content_html` are heavy (opt-in: returned only
+ * when named in `fields[blog_post]`); `intro` is derived from the content. Site posts have no
+ * author (`author` is null).
+ */
+export const BLOG_POST_SCHEMA = defineResourceSchema({
+  type: BLOG_POST_TYPE,
+  attributes: ['title', 'content', 'content_html', 'intro', 'tags', 'date_posted', 'date_modified', 'num_views', 'site_post', 'site_post_tag'],
+  heavyAttributes: ['content', 'content_html'],
+  relationships: { author: { type: 'user', many: false }, stories: { type: 'story', many: true } },
+});
+
+/** Most tag values a write body may carry before the service's own limit (10 distinct tags) is checked. */
+const MAX_TAG_VALUES = 100;
+
+/**
+ * What POST /blog-posts accepts: title and content (required, limits of contract §10), tags (an
+ * array of strings; the service normalises them and checks count and length) and the `stories`
+ * relationship (numeric story ids, at most 25). Everything else is read-only.
+ */
+export const BLOG_POST_CREATE = defineWriteSpec({
+  resource: BLOG_POST_SCHEMA,
+  attributes: {
+    title: writeValues.title(),
+    content: writeValues.nonEmptyText(),
+    tags: z.array(z.string({ error: 'must be strings' }), { error: 'must be an array of strings' }).max(MAX_TAG_VALUES, `must have at most ${MAX_TAG_VALUES} values`),
+  },
+  relationships: { stories: { type: 'story', many: true, id: identifierIds.numeric(), maxItems: 25 } },
+  required: ['title', 'content'],
+});
+
+/** What PATCH /blog-posts/:id accepts: the same members as a create, none required. */
+export const BLOG_POST_UPDATE = defineWriteSpec({
+  resource: BLOG_POST_SCHEMA,
+  attributes: BLOG_POST_CREATE.attributes,
+  relationships: BLOG_POST_CREATE.relationships,
+});
+
+/**
+ * Maps a blog.v1 BlogPost to its JSON:API resource: dates in ISO 8601 UTC, `content` and
+ * `content_html` only when the service sent them (narrow with the request's fieldsets, which
+ * is what asked for them), `site_post_tag` null when unset, `author` linkage (null for site
+ * posts), the published `stories`; `links.self` = PUBLIC_BASE_URL/api/v1/blog-posts/<id>.
+ */
+export function toBlogPostResource(post: BlogPost, links: ApiLinks): ResourceObject {
+  const attributes: Record<string, string | number | boolean | null | readonly string[]> = { title: post.title };
+  if (post.content !== undefined) {
+    attributes.content = post.content;
+    attributes.content_html = post.contentHtml ?? '';
+  }
+  attributes.intro = post.intro;
+  attributes.tags = post.tags;
+  attributes.date_posted = timestampToApiDate(post.datePosted);
+  attributes.date_modified = timestampToApiDate(post.dateModified);
+  attributes.num_views = post.numViews;
+  attributes.site_post = post.sitePost;
+  attributes.site_post_tag = post.sitePostTag ?? null;
+  return resourceObject(BLOG_POST_TYPE, post.id, attributes, {
+    relationships: {
+      author: { data: post.sitePost || post.authorId === '0' ? null : { type: 'user', id: post.authorId } },
+      stories: { data: post.storyIds.map((id) => ({ type: 'story', id })) },
+    },
+    self: links.to(`/blog-posts/${post.id}`),
+  });
+}
