@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
 
+  await services.accounts.prepare();
   const server = createUsersServer({ logger, services });
   const port = await server.listen(`${config.USERS_GRPC_HOST}:${config.USERS_GRPC_PORT}`);
   logger.info({ port }, 'users service listening');

@@ -36,6 +36,7 @@ export async function startUsersHarness(database: string): Promise<UsersHarness>
   await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
   const redis = createRedis(env.redisUrl, {}, logger);
   const services = createUsersServices(pool, new RedisRevocationNotifier(redis, logger));
+  await services.accounts.prepare();
   const server: GrpcServer = createUsersServer({ logger, services });
   const port = await server.listen('127.0.0.1:0');
   const client = createGrpcClient(UsersService, `127.0.0.1:${port}`, { defaultDeadlineMs: 15_000 });

@@ -59,9 +59,15 @@ export class AccountService {
   constructor(
     private readonly users: UserRepository,
     private readonly throttles: SignInThrottleRepository,
-  ) {
-    // Computed up front so that the first unknown login is not slower than later ones.
-    void this.#dummy().catch(() => undefined);
+  ) {}
+
+  /**
+   * Computes the dummy hash ahead of the first sign-in, so that the first unknown login is not
+   * slower than later ones. The server calls it before it listens; without it the hash is made
+   * on first use.
+   */
+  async prepare(): Promise<void> {
+    await this.#dummy();
   }
 
   /** The user `id` as `viewer` may see it; NOT_FOUND for unknown or malformed ids. */

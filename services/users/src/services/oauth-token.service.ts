@@ -146,7 +146,7 @@ export class OAuthTokenService {
     if (Number.isNaN(issue.accessExpiresAt.getTime())) throw invalidRequest('access_expires_at is required.');
     if ((issue.refreshToken === undefined) !== (issue.refreshExpiresAt === undefined)) throw invalidRequest('A refresh token needs refresh_expires_at, and only then.');
     if (issue.rotatedFromRefresh !== undefined && issue.authorizationCodeId !== undefined) throw invalidRequest('Tokens come from a code or from a refresh token, not both.');
-    if (issue.userId !== undefined && !isUserId(issue.userId)) throw AppError.notFound('user');
+    if (issue.userId !== undefined && (!isUserId(issue.userId) || !(await this.users.findById(issue.userId)))) throw AppError.notFound('user');
     const scopes = knownScopes(issue.scopes);
     if (!(await this.clients.findWithSecret(issue.clientId))) throw new AppError(ErrorCode.NOT_FOUND, 'The client does not exist.', { details: [{ reason: 'invalid_client' }] });
 
