@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createGrpcClient } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
@@ -7,24 +6,23 @@ import { UsersService } from '@inkwell/proto/users';
 import { loadMessagingConfig } from './config.js';
 import { PrivateMessageRepository } from './repositories/private-message.repository.js';
 import { UserDirectoryRepository } from './repositories/user-directory.repository.js';
+import { MESSAGING_MIGRATIONS, MESSAGING_SCHEMA } from './schema.js';
 import { createMessagingServer } from './server.js';
 import { PrivateMessageService } from './services/private-message.service.js';
 
-const SCHEMA = 'messaging';
-const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
 
 /** Composition root of the messaging service: config → pool, users client → repositories → services → server. */
 async function main(): Promise<void> {
   const logger = createLogger('messaging');
   const config = loadMessagingConfig();
-  const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-messaging', logger });
-  await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
+  const pool = createPool({ connectionString: config.DATABASE_URL, schema: MESSAGING_SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-messaging', logger, settings: { jit: 'off' } });
+  await migrate(pool, { schema: MESSAGING_SCHEMA, directory: MESSAGING_MIGRATIONS, extra: eventsMigrations, logger });
 
   const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
   const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-messaging', logger });
-  const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
+  const relay = new OutboxRelay({ pool, kafka, schema: MESSAGING_SCHEMA, logger });
   await relay.start();
 
   const server = createMessagingServer({ logger, messages });

@@ -40,7 +40,7 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
   const usersClient = createGrpcClient(UsersService, usersAddress);
   let usersProcess: RunningProcess | undefined;
   let server: GrpcServer | undefined;
-  const pool = createPool({ connectionString: url, schema: SCHEMA });
+  const pool = createPool({ connectionString: url, schema: SCHEMA, settings: { jit: 'off' } });
   const admin = new pg.Pool({ connectionString: url, max: 2 });
   try {
     usersProcess = await startProcess({

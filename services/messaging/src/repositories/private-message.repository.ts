@@ -144,11 +144,13 @@ export interface MailboxSql {
 
 /**
  * Builds the SQL of a mailbox query. The caller's messages are one or two "branches", each an
- * index range (see migrations/0001): received (recipient_id), sent (sender_id), or a
- * conversation in both directions (the least/greatest pair). The whole mailbox with both sent and
- * received is a UNION ALL of the two branches (a message to oneself counted once), so each stays
- * an ordered index scan and a page is a merge of the two, not a sort of the whole mailbox.
- * Filters apply to every branch; text filters are ILIKE with the LIKE wildcards escaped.
+ * index range of the covering indexes (migrations/0002): received (recipient_id), sent
+ * (sender_id), or a conversation (the least/greatest pair, with the direction as a filter). The
+ * whole mailbox with both sent and received is a UNION ALL of the two branches (a message to
+ * oneself counted once). Filters apply to every branch; text filters are case-insensitive
+ * substring matches with the LIKE wildcards escaped (the subject against its lower-cased copy).
+ * The page picks ids index-only and then fetches the rows; the count is index-only unless
+ * filter[content] is set.
  */
 export function mailboxSql(query: MailboxQuery): MailboxSql {
   const params: unknown[] = [];
@@ -159,7 +161,7 @@ export function mailboxSql(query: MailboxQuery): MailboxSql {
 
   const filters: string[] = [];
   if (query.senderId !== undefined) filters.push(`sender_id = ${param(query.senderId)}`);
-  if (query.subjectContains !== undefined) filters.push(`subject ILIKE ${param(containsPattern(query.subjectContains))}`);
+  if (query.subjectContains !== undefined) filters.push(`subject_folded LIKE lower(${param(containsPattern(query.subjectContains))})`);
   if (query.contentContains !== undefined) filters.push(`content ILIKE ${param(containsPattern(query.contentContains))}`);
   if (query.dateSentMin !== undefined) filters.push(`date_sent >= ${param(query.dateSentMin)}`);
   if (query.dateSentMax !== undefined) filters.push(`date_sent <= ${param(query.dateSentMax)}`);
@@ -171,33 +173,46 @@ export function mailboxSql(query: MailboxQuery): MailboxSql {
     if (query.received) branches.push(`recipient_id = ${me}`);
     if (query.sent) branches.push(query.received ? `sender_id = ${me} AND recipient_id <> ${me}` : `sender_id = ${me}`);
   } else {
+    // Always through the pair key, so that the conversation index is used in either direction.
     const other = param(query.otherId);
-    if (query.sent && query.received) {
-      const [low, high] = BigInt(query.callerId) < BigInt(query.otherId) ? [me, other] : [other, me];
-      branches.push(`least(sender_id, recipient_id) = ${low} AND greatest(sender_id, recipient_id) = ${high}`);
-    } else if (query.received) branches.push(`sender_id = ${other} AND recipient_id = ${me}`);
-    else branches.push(`sender_id = ${me} AND recipient_id = ${other}`);
+    const [low, high] = BigInt(query.callerId) < BigInt(query.otherId) ? [me, other] : [other, me];
+    const pair = `least(sender_id, recipient_id) = ${low} AND greatest(sender_id, recipient_id) = ${high}`;
+    if (query.sent && query.received) branches.push(pair);
+    else branches.push(`${pair} AND sender_id = ${query.received ? other : me}`);
   }
   const where = (branch: string) => [branch, ...filters].join(' AND ');
 
   const direction = query.order.descending ? 'DESC' : 'ASC';
   const orderBy = query.order.field === 'read' ? `ORDER BY read ${direction}, id ${direction}` : `ORDER BY date_sent ${direction}, id ${direction}`;
-  const text = query.withContent ? 'content, content_html' : 'NULL::text AS content, NULL::text AS content_html';
-  const select = (branch: string) => `SELECT id, sender_id, recipient_id, subject, ${text}, date_sent, read FROM messages WHERE ${where(branch)}`;
-  const selected = branches.length === 1 ? select(branches[0]!) : branches.map((branch) => `(${select(branch)})`).join(' UNION ALL ');
-
+  // Phase 1 picks the page's ids from the covering mailbox indexes alone (index-only: the
+  // filterable columns are INCLUDEd), phase 2 fetches those rows by primary key.
   const pageParams = [...params];
   const limit = `$${pageParams.push(query.limit)}`;
   const offset = `$${pageParams.push(query.offset)}`;
   const budget = `$${pageParams.push(PAGE_TEXT_BUDGET_BYTES)}`;
-  // The window sum is over the page only; text beyond the budget is never sent to us.
+  const select = (branch: string) => `SELECT id, date_sent, read FROM messages WHERE ${where(branch)}`;
+  let selected: string;
+  if (branches.length === 1) selected = `${select(branches[0]!)} ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+  else {
+    // Postgres does not merge UNION ALL branches in index order, it sorts them whole. So each
+    // branch stops at the first offset + limit rows in order, and only those are merged.
+    const reach = `$${pageParams.push(query.offset + query.limit)}`;
+    const parts = branches.map((branch) => `(${select(branch)} ${orderBy} LIMIT ${reach})`).join(' UNION ALL ');
+    selected = `SELECT * FROM (${parts}) branches ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+  }
+  const text = query.withContent ? 'm.content, m.content_html' : 'NULL::text AS content, NULL::text AS content_html';
+  const textBytes = query.withContent ? 'octet_length(m.content) + octet_length(m.content_html)' : '0';
+  // The window sum is over the page only, and reads the text's stored size without fetching it;
+  // text beyond the budget is never sent to us.
   const page = `SELECT id, sender_id, recipient_id, subject, date_sent, read,
     CASE WHEN NOT over_budget THEN content END AS content,
     CASE WHEN NOT over_budget THEN content_html END AS content_html,
     over_budget
   FROM (
-    SELECT p.*, count(*) OVER () > 1 AND coalesce(sum(octet_length(p.content) + octet_length(p.content_html)) OVER (), 0) > ${budget} AS over_budget
-    FROM (${selected} ${orderBy} LIMIT ${limit} OFFSET ${offset}) p
+    SELECT m.id, m.sender_id, m.recipient_id, m.subject, m.date_sent, m.read, ${text},
+      count(*) OVER () > 1 AND sum(${textBytes}) OVER () > ${budget} AS over_budget
+    FROM (${selected}) p
+    JOIN messages m ON m.id = p.id
   ) page
   ${orderBy}`;
 
