@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import type { UsersService } from '@inkwell/proto/users';
@@ -53,7 +54,7 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
   const issuer = config.publicBaseUrl;
   const resolver = new AccessTokenResolver({ users, cacheSize: config.tokenCache.size, ttlMs: config.tokenCache.ttlMs, deadlineMs: config.grpcDeadlineMs });
   const revocations = subscribeToRevocations(redis, { revoked: (hashes) => resolver.evict(hashes), gap: () => resolver.evictAll() }, logger);
-  const limiter = new FixedWindowLimiter(redis, { windowMs: config.rateLimit.windowMs, keyPrefix: 'inkwell:rl:' });
+  const limiter = new FixedWindowLimiter(redis, { windowMs: config.rateLimit.windowMs, keyPrefix: rateLimitKeyPrefix(issuer) });
   const failOpen = new Counter({
     name: 'gateway_rate_limit_fail_open_total',
     help: 'API requests let through without a rate-limit count because Redis was unavailable or failed.',
@@ -86,4 +87,14 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
     },
     close: () => revocations.close(),
   };
+}
+
+/**
+ * The Redis key prefix of the rate-limit windows: `inkwell:rl:<8 hex of sha256(PUBLIC_BASE_URL)>:`.
+ * Every gateway of one API deployment shares its windows (they share PUBLIC_BASE_URL), while two
+ * deployments on one Redis (staging and production, or the systems of concurrent test runs)
+ * never count each other's requests.
+ */
+export function rateLimitKeyPrefix(publicBaseUrl: string): string {
+  return `inkwell:rl:${createHash('sha256').update(publicBaseUrl).digest('hex').slice(0, 8)}:`;
 }

@@ -4,10 +4,9 @@ import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import type { EgApp } from '../eg/eg.types.js';
-import { FormBodyError, readFormBody } from '../pages/form-body.reader.js';
 import { methodNotAllowed } from './authorize.routes.js';
 import { authenticateClient } from './client-authentication.js';
-import { OAuthFailure, sendOAuthJson } from './oauth-response.js';
+import { OAuthFailure, readOAuthForm, sendOAuthJson } from './oauth-response.js';
 import type { OAuthUsersClient } from './oauth.model.js';
 import { answerFailure } from './token.routes.js';
 
@@ -34,9 +33,7 @@ export function registerIntrospectRoutes(app: EgApp, { users, issuer, logger }: 
   app.post('/oauth/introspect', (req, res) => {
     if (req.inkwell !== undefined) req.inkwell.route = '/oauth/introspect';
     (async () => {
-      const form = await readFormBody(req).catch((error: unknown) => {
-        throw error instanceof FormBodyError ? new OAuthFailure(error.status, 'invalid_request', error.message) : error;
-      });
+      const form = await readOAuthForm(req);
       const caller: CallerContext = { requestId: req.inkwell?.requestId ?? 'introspect', scopes: [] };
       const client = await authenticateClient(req, form, users, caller, { allowPublic: false });
       const tokens = form.getAll('token');

@@ -1,4 +1,5 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FormBodyError, readFormBody } from '../pages/form-body.reader.js';
 
 /**
  * Sends a JSON answer of an OAuth endpoint (token, revoke, introspect): `Cache-Control: no-store`
@@ -39,4 +40,18 @@ export const CLIENT_CHALLENGE = 'Basic realm="inkwell"';
 /** Sends an OAuthFailure; a 401 carries the Basic challenge for client authentication. */
 export function sendOAuthFailure(res: ServerResponse, failure: OAuthFailure): void {
   sendOAuthJson(res, failure.status, { error: failure.error, error_description: failure.description }, failure.status === 401 ? { 'WWW-Authenticate': CLIENT_CHALLENGE } : undefined);
+}
+
+/**
+ * Reads the form body of an OAuth endpoint request. A body over the form limit is 413
+ * `invalid_request`; any other unreadable body (not a form, not UTF-8) is 400 `invalid_request`
+ * (RFC 6749 §5.2).
+ */
+export async function readOAuthForm(req: IncomingMessage): Promise<URLSearchParams> {
+  try {
+    return await readFormBody(req);
+  } catch (error) {
+    if (error instanceof FormBodyError) throw new OAuthFailure(error.status === 413 ? 413 : 400, 'invalid_request', error.message);
+    throw error;
+  }
 }

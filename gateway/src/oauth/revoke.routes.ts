@@ -4,10 +4,9 @@ import type { GrpcClient } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import type { UsersService } from '@inkwell/proto/users';
 import type { EgApp } from '../eg/eg.types.js';
-import { FormBodyError, readFormBody } from '../pages/form-body.reader.js';
 import { methodNotAllowed } from './authorize.routes.js';
 import { authenticateClient } from './client-authentication.js';
-import { OAuthFailure, sendOAuthJson } from './oauth-response.js';
+import { OAuthFailure, readOAuthForm, sendOAuthJson } from './oauth-response.js';
 import type { OAuthUsersClient } from './oauth.model.js';
 import { answerFailure } from './token.routes.js';
 
@@ -32,9 +31,7 @@ export function registerRevokeRoutes(app: EgApp, { users, evict, logger }: Revok
   app.post('/oauth/revoke', (req, res) => {
     if (req.inkwell !== undefined) req.inkwell.route = '/oauth/revoke';
     (async () => {
-      const form = await readFormBody(req).catch((error: unknown) => {
-        throw error instanceof FormBodyError ? new OAuthFailure(error.status, 'invalid_request', error.message) : error;
-      });
+      const form = await readOAuthForm(req);
       const caller = { requestId: req.inkwell?.requestId ?? 'revoke', scopes: [] };
       const client = await authenticateClient(req, form, users, caller, { allowPublic: true });
       const tokens = form.getAll('token');

@@ -6,9 +6,10 @@ import type { UsersService } from '@inkwell/proto/users';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { EgApp } from '../eg/eg.types.js';
 import type { GatewayRequest } from '../http/request-state.js';
-import { FormBodyError, readFormBody, repeatedParameters } from '../pages/form-body.reader.js';
+import { repeatedParameters } from '../pages/form-body.reader.js';
 import { methodNotAllowed } from './authorize.routes.js';
-import { OAuthFailure, sendOAuthFailure, sendOAuthJson } from './oauth-response.js';
+import { presentedClient } from './client-authentication.js';
+import { OAuthFailure, readOAuthForm, sendOAuthFailure, sendOAuthJson } from './oauth-response.js';
 import { OAuthModel, type ModelUser, type OAuthUsersClient } from './oauth.model.js';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, createOAuthServer } from './oauth.server.js';
 
@@ -45,14 +46,22 @@ export function registerTokenRoutes(app: EgApp, { users, logger }: TokenRoutesDe
 }
 
 async function issue(req: GatewayRequest, res: ServerResponse, users: TokenRoutesDeps['users']): Promise<void> {
-  const form = await readForm(req);
+  const form = await readOAuthForm(req);
   const repeated = repeatedParameters(form, TOKEN_PARAMETERS);
   if (repeated.length > 0) throw new OAuthFailure(400, 'invalid_request', `repeated parameter: ${repeated.join(', ')}`);
   const requestId = req.inkwell?.requestId ?? 'token';
   const model = new OAuthModel(users, requestId);
-  const request = new OAuth2Server.Request({ method: 'POST', headers: req.headers as Record<string, string>, query: {}, body: Object.fromEntries(form) });
+  const { headers, body: fields, basic } = withDecodedBasicCredentials(req, form);
+  const request = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body: fields });
   const response = new OAuth2Server.Response();
-  const token = await createOAuthServer(model).token(request, response);
+  let token: OAuth2Server.Token;
+  try {
+    token = await createOAuthServer(model).token(request, response);
+  } catch (error) {
+    // RFC 6749 §5.2: a client that tried HTTP Basic and failed gets 401 with a challenge.
+    if (basic && error instanceof OAuth2Server.InvalidClientError) throw new OAuthFailure(401, 'invalid_client', error.message);
+    throw error;
+  }
 
   const user = token.user as ModelUser;
   const body: Record<string, unknown> = {
@@ -69,13 +78,21 @@ async function issue(req: GatewayRequest, res: ServerResponse, users: TokenRoute
   sendOAuthJson(res, 200, body);
 }
 
-async function readForm(req: GatewayRequest): Promise<URLSearchParams> {
-  try {
-    return await readFormBody(req);
-  } catch (error) {
-    if (error instanceof FormBodyError) throw new OAuthFailure(error.status, 'invalid_request', error.message);
-    throw error;
-  }
+/**
+ * The request as the library gets it: HTTP Basic client credentials are decoded here
+ * (RFC 6749 §2.3.1: both parts are form-urlencoded, which standard clients do and the library
+ * does not undo) and handed over as `client_id`/`client_secret` body parameters instead.
+ */
+function withDecodedBasicCredentials(req: GatewayRequest, form: URLSearchParams): { headers: Record<string, string>; body: Record<string, string>; basic: boolean } {
+  const headers = { ...req.headers } as Record<string, string>;
+  const body = Object.fromEntries(form);
+  const authorization = headers.authorization;
+  if (authorization === undefined || !/^basic /i.test(authorization)) return { headers, body, basic: false };
+  const presented = presentedClient(req, form);
+  delete headers.authorization;
+  body.client_id = presented.clientId;
+  if (presented.clientSecret !== undefined) body.client_secret = presented.clientSecret;
+  return { headers, body, basic: true };
 }
 
 /** Answers the failures of an OAuth endpoint: our OAuthFailure, the library's OAuthError, or an unexpected error. */
