@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { elementText, hiddenFields, WebClient } from './web-client.js';
+import { elementText, hiddenFields, type WebClient } from './web-client.js';
 
 /** The redirect URI every test app registers; nothing listens there: tests read the Location header. */
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
