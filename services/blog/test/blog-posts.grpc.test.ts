@@ -1,6 +1,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
+import { BlogPostSortField, SortDirection } from '@inkwell/proto/blog';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
 import { app, startBlogHarness, user, type BlogHarness } from './support.js';
 
@@ -201,6 +202,18 @@ describe('BlogService writes, rules and views over gRPC', () => {
       expect(ttl).toBeLessThanOrEqual(86_400);
       await h.redis.del(keys[0]!);
       expect((await h.client.getBlogPost({ id: post.id, includeContent: true }, user('24', []))).blogPost?.numViews).toBe(2);
+    });
+
+    it('counts every reader when many read overlapping pages at once', async () => {
+      for (let i = 0; i < 8; i++) await create('40');
+      const readers = Array.from({ length: 20 }, (_, i) => user(String(4000 + i), []));
+      await Promise.all(
+        readers.map((reader, i) =>
+          h.client.listBlogPosts({ filter: { authorId: '40' }, includeContent: true, sort: { field: i % 2 === 0 ? BlogPostSortField.DATE_POSTED : BlogPostSortField.NUM_VIEWS, direction: SortDirection.ASCENDING } }, reader),
+        ),
+      );
+      const { blogPosts } = await h.client.listBlogPosts({ filter: { authorId: '40' } }, app('a'));
+      expect(blogPosts.map((p) => p.numViews)).toEqual(Array(8).fill(20));
     });
 
     it('counts the posts of a list page read with content, once each', async () => {

@@ -224,7 +224,10 @@ export class BlogPostRepository {
     try {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string; num_views: number }>(
-          'UPDATE blog_posts SET num_views = num_views + 1 WHERE id = ANY($1::bigint[]) RETURNING id::text AS id, num_views',
+          // Rows are locked in id order, so concurrent readers of overlapping pages cannot deadlock.
+          `UPDATE blog_posts p SET num_views = p.num_views + 1
+           FROM (SELECT id FROM blog_posts WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE) locked
+           WHERE p.id = locked.id RETURNING p.id::text AS id, p.num_views`,
           [postIds],
         );
         for (const row of rows) await appendEvent(client, { key: row.id, payload: blogPostViewed(row.id, reader) });
