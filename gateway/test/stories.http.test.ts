@@ -236,6 +236,9 @@ describe('writing stories', () => {
     expectError(await api('POST', '/stories', { token: writer.token, body: storyBody({ attributes: { title: 'x' }, relationships: { tags: { data: [{ type: 'tag', id: 'x:1' }] } } }) }), 422, 'validation_failed', {
       pointer: '/data/relationships/tags/data/0/id',
     });
+    expectError(await api('POST', '/stories', { token: writer.token, body: storyBody({ attributes: { title: 'x' }, relationships: { tags: { data: [{ type: 'tag', id: 'g:999999' }] } } }) }), 422, 'validation_failed', {
+      pointer: '/data/relationships/tags',
+    });
     expectError(await api('PATCH', `/stories/${draft.id}`, { token: writer.token, body: storyBody({ id: '1', attributes: {} }) }), 409, 'conflict');
   });
 
@@ -560,8 +563,11 @@ describe('visibility through HTTP', () => {
   });
 
   it('lists drafts on /users/:id/stories only for the author with read_stories', async () => {
-    const own = idsOf(ok(await api('GET', `/users/me/stories?page[size]=100`, { token: writer.token })).data!);
-    expect(own).toContain(draft.id);
+    const ownStories = ok(await api('GET', `/users/me/stories?page[size]=100`, { token: writer.token })).data!;
+    expect(idsOf(ownStories)).toContain(draft.id);
+    const firstDraft = ownStories.findIndex((story) => story.attributes.date_published === null);
+    expect(ownStories.slice(firstDraft).every((story) => story.attributes.date_published === null), 'never-published stories last').toBe(true);
+    expectOrdered(ownStories.slice(0, firstDraft), 'date_published', true);
     expect(idsOf(ok(await api('GET', `/users/me/stories?filter[published]=false&page[size]=100`, { token: writer.token })).data!)).toContain(draft.id);
     expect(ok(await api('GET', `/users/me/stories?filter[published]=true&page[size]=100`, { token: writer.token })).data!.every((story) => story.attributes.published === true)).toBe(true);
 
