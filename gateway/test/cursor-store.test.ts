@@ -3,9 +3,9 @@ import { isAppError } from '@inkwell/errors';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentResponder, CursorStore, parseListQuery } from '../src/lists/index.js';
+import { createDocumentResponder, CursorStore, parseDocumentQuery, parseListQuery } from '../src/lists/index.js';
 import type { ApiRequest } from '../src/routing/route.types.js';
-import { STORY_LIST, makeStory, makeUser } from './fixtures/list-schemas.fixture.js';
+import { CHAPTER_DOCUMENT, MESSAGE_LIST, STORY_LIST, makeChapter, makeStory, makeUser } from './fixtures/list-schemas.fixture.js';
 
 let redis: Redis;
 const prefix = `test:cursor:${randomUUID()}:`;
@@ -107,5 +107,28 @@ describe('DocumentResponder with real Redis', () => {
     expect(await reason(documents.cursorStart(otherCaller, parseListQuery(STORY_LIST, otherCaller.query)))).toBe('invalid_cursor');
     const resized = request(`query=space%20opera&page[size]=50&fields[story]=title&page[cursor]=${cursor}`);
     expect((await documents.cursorStart(resized, parseListQuery(STORY_LIST, resized.query))).after).toBe('after-9');
+  });
+
+  it('answers numbered pages with meta.total and single resources with includes, fields, status, headers and self', async () => {
+    const store = new CursorStore(redis, { ttlSeconds: 60, keyPrefix: prefix });
+    const documents = createDocumentResponder({ cursors: store, loaders: { story: async (ids) => ids.map((id) => makeStory(id, '4')), user: async (ids) => ids.map(makeUser) } });
+
+    const pageRequest = { ...request('page[number]=2&page[size]=2'), selfLink: 'https://api.example/api/v1/users/1/private-messages?page[number]=2&page[size]=2' };
+    const page = await documents.numberedPage(pageRequest, parseListQuery(MESSAGE_LIST, pageRequest.query), [], 5);
+    expect(page.document).toMatchObject({ data: [], meta: { total: 5 }, links: { prev: expect.stringContaining('page%5Bnumber%5D=1'), next: expect.stringContaining('page%5Bnumber%5D=3'), last: expect.stringContaining('page%5Bnumber%5D=3') } });
+
+    const chapterRequest = { ...request('include=story.author&fields[chapter]=content'), selfLink: 'https://api.example/api/v1/stories/9/chapters' };
+    const created = await documents.resource(chapterRequest, parseDocumentQuery(CHAPTER_DOCUMENT, chapterRequest.query), makeChapter('5', '9', 'text'), {
+      status: 201,
+      headers: { Location: 'https://api.example/api/v1/chapters/5' },
+      self: 'https://api.example/api/v1/chapters/5',
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers).toEqual({ Location: 'https://api.example/api/v1/chapters/5' });
+    expect(created.document).toEqual({
+      data: { id: '5', type: 'chapter', attributes: { content: 'text' }, links: { self: 'https://api.example/api/v1/chapters/5' } },
+      included: [makeStory('9', '4'), makeUser('4')],
+      links: { self: 'https://api.example/api/v1/chapters/5' },
+    });
   });
 });
