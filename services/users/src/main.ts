@@ -6,6 +6,7 @@ import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { createRedis } from '@inkwell/redis';
 import { loadUsersConfig } from './config.js';
+import { createAuthoredContentConsumer } from './consumers/authored-content.consumer.js';
 import { RedisRevocationNotifier } from './repositories/revocation.notifier.js';
 import { seedDemoData } from './seed.js';
 import { createUsersServer } from './server.js';
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-users', logger });
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
+  const authoredContent = createAuthoredContentConsumer({ kafka, pool, logger });
+  await authoredContent.start();
 
   await services.accounts.prepare();
   const server = createUsersServer({ logger, services });
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
     clearInterval(prune);
     await server.shutdown(5_000);
     await relay.stop();
+    await authoredContent.stop();
     redis.disconnect();
     await pool.end();
     process.exit(0);

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKafka, ensureTopics, type EventConsumer, type EventPayloadInit } from '@inkwell/events';
+import { createLogger } from '@inkwell/logging';
+import { BlogPostSnapshotSchema } from '@inkwell/proto/blog';
+import { EventEnvelopeSchema } from '@inkwell/proto/events';
+import { StorySnapshotSchema } from '@inkwell/proto/stories';
+import { stackEnv } from '@inkwell/testing';
+import type { Kafka, Producer } from 'kafkajs';
+import { createAuthoredContentConsumer } from '../src/consumers/authored-content.consumer.js';
+import { startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+
+const suffix = randomUUID().slice(0, 8);
+const storyTopic = `test.users.stories.${suffix}`;
+const blogTopic = `test.users.blog.${suffix}`;
+const logger = createLogger('users-test');
+
+function story(kind: 'storyCreated' | 'storyUpdated' | 'storyDeleted', storyId: string, authorId: string, published: boolean): EventPayloadInit {
+  return { case: kind, value: { story: create(StorySnapshotSchema, { storyId, authorId, published }) } } as EventPayloadInit;
+}
+
+function post(kind: 'blogPostCreated' | 'blogPostDeleted', blogPostId: string, authorId: string, sitePost = false): EventPayloadInit {
+  return { case: kind, value: { blogPost: create(BlogPostSnapshotSchema, { blogPostId, authorId, sitePost }) } } as EventPayloadInit;
+}
+
+describe('num_stories and num_blog_posts follow the stories and blog events', () => {
+  let h: UsersHarness;
+  let kafka: Kafka;
+  let producer: Producer;
+  let consumer: EventConsumer;
+  let authorId: string;
+
+  beforeAll(async () => {
+    h = await startUsersHarness('inkwell_test_users_content');
+    const author = await h.services.accounts.register({ name: uniqueName('author'), email: `${uniqueName('a')}@example.org`, password: 'a-long-password' });
+    authorId = author.id;
+    kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: `users-test-${suffix}`, logger });
+    await ensureTopics(kafka, [{ topic: storyTopic, numPartitions: 1 }, { topic: blogTopic, numPartitions: 1 }]);
+    producer = kafka.producer();
+    await producer.connect();
+    consumer = createAuthoredContentConsumer({ kafka, pool: h.pool, logger, topics: [storyTopic, blogTopic], groupId: `users-test-${suffix}` });
+    await consumer.start();
+  });
+
+  afterAll(async () => {
+    await consumer?.stop();
+    await producer?.disconnect();
+    if (kafka) {
+      const admin = kafka.admin();
+      await admin.connect();
+      await admin.deleteTopics({ topics: [storyTopic, blogTopic] }).catch(() => undefined);
+      await admin.disconnect();
+    }
+    await h?.close();
+  });
+
+  async function send(topic: string, key: string, payload: EventPayloadInit, eventId: string = randomUUID()): Promise<void> {
+    const envelope = create(EventEnvelopeSchema, { eventId, key, payload });
+    await producer.send({ topic, messages: [{ key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) }] });
+  }
+
+  async function counts(): Promise<{ num_stories: number; num_blog_posts: number }> {
+    const { rows } = await h.pool.query<{ num_stories: number; num_blog_posts: number }>('SELECT num_stories, num_blog_posts FROM users WHERE id = $1', [authorId]);
+    return rows[0]!;
+  }
+
+  async function eventually(expected: { num_stories: number; num_blog_posts: number }): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      if (JSON.stringify(await counts()) === JSON.stringify(expected)) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await counts()).toEqual(expected);
+  }
+
+  it('counts published stories only, through publish, unpublish and delete', async () => {
+    await send(storyTopic, '101', story('storyCreated', '101', authorId, false));
+    await send(storyTopic, '102', story('storyCreated', '102', authorId, true));
+    await eventually({ num_stories: 1, num_blog_posts: 0 });
+    await send(storyTopic, '101', story('storyUpdated', '101', authorId, true));
+    await eventually({ num_stories: 2, num_blog_posts: 0 });
+    await send(storyTopic, '102', story('storyUpdated', '102', authorId, false));
+    await send(storyTopic, '101', story('storyDeleted', '101', authorId, true));
+    await eventually({ num_stories: 0, num_blog_posts: 0 });
+  });
+
+  it('counts user blog posts, not site posts, and a redelivered event once', async () => {
+    const eventId = randomUUID();
+    await send(blogTopic, '201', post('blogPostCreated', '201', authorId), eventId);
+    await send(blogTopic, '201', post('blogPostCreated', '201', authorId), eventId);
+    await send(blogTopic, '202', post('blogPostCreated', '202', authorId));
+    await send(blogTopic, '203', post('blogPostCreated', '203', '0', true));
+    await eventually({ num_stories: 0, num_blog_posts: 2 });
+    await send(blogTopic, '202', post('blogPostDeleted', '202', authorId));
+    await eventually({ num_stories: 0, num_blog_posts: 1 });
+  });
+});
