@@ -64,10 +64,10 @@ describe('gateway over HTTP with the real users service', () => {
     expect(body.errors?.[0]?.code).toBe('invalid_token');
   });
 
-  it('answers POST on a GET-only path with 405 and Allow: GET', async () => {
+  it('answers POST on a GET/PATCH path with 405 and Allow: GET, PATCH', async () => {
     const { response, body } = await get('/api/v1/users/1', { method: 'POST', headers: { 'Content-Type': 'application/vnd.api+json', authorization: `Bearer ${token}` }, body: '{}' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, PATCH');
     expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
     expect(body.errors?.[0]?.code).toBe('method_not_allowed');
   });

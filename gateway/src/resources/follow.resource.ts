@@ -1,0 +1,33 @@
+import type { Follow } from '@inkwell/proto/users';
+import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
+import { defineResourceSchema } from '../lists/index.js';
+import { timestampToApiDate } from './user.resource.js';
+
+/** The JSON:API type of follows. */
+export const FOLLOW_TYPE = 'follow';
+
+/** The follow type (contract §3): `date_followed`, and the follower and followed users. */
+export const FOLLOW_SCHEMA = defineResourceSchema({
+  type: FOLLOW_TYPE,
+  attributes: ['date_followed'],
+  relationships: { follower: { type: 'user', many: false }, followed: { type: 'user', many: false } },
+});
+
+/**
+ * Maps a users.v1 Follow to its JSON:API resource: `date_followed` in ISO 8601 UTC, `follower`
+ * and `followed` as user linkage. Follows have no GET-by-id endpoint, so no `links.self`
+ * (contract §10).
+ */
+export function toFollowResource(follow: Follow): ResourceObject {
+  return resourceObject(
+    FOLLOW_TYPE,
+    follow.id,
+    { date_followed: timestampToApiDate(follow.dateFollowed) },
+    {
+      relationships: {
+        follower: { data: { type: 'user', id: follow.followerId } },
+        followed: { data: { type: 'user', id: follow.followedId } },
+      },
+    },
+  );
+}
