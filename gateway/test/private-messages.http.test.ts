@@ -194,12 +194,18 @@ describe('GET /private-messages/:id', () => {
     expect((await api('GET', '/private-messages/abc')).status).toBe(404);
   });
 
-  it('narrows with fields[private_message] and refuses include and unknown parameters', async () => {
+  it('narrows with fields[private_message], includes sender and recipient, and refuses other includes and parameters', async () => {
     const sent = await send(ann, ben.id, 'narrow me');
     const narrowed = await api('GET', `/private-messages/${sent.id}?fields[private_message]=subject,sender`);
     expect(narrowed.body.data?.attributes).toEqual({ subject: 'narrow me' });
     expect(Object.keys(narrowed.body.data?.relationships ?? {})).toEqual(['sender']);
-    const include = await api('GET', `/private-messages/${sent.id}?include=sender`);
+    const included = await api('GET', `/private-messages/${sent.id}?include=sender,recipient&fields[user]=name`);
+    expect(included.status).toBe(200);
+    expect(((included.body as { included?: Resource[] }).included ?? []).map((user) => [user.type, user.id, user.attributes])).toEqual([
+      ['user', ann.id, { name: ann.name }],
+      ['user', ben.id, { name: ben.name }],
+    ]);
+    const include = await api('GET', `/private-messages/${sent.id}?include=author`);
     expect([include.status, firstError(include)?.code]).toEqual([400, 'invalid_include']);
     const unknown = await api('GET', `/private-messages/${sent.id}?page[size]=2`);
     expect([unknown.status, firstError(unknown)?.code, firstError(unknown)?.source?.parameter]).toEqual([400, 'invalid_parameter', 'page[size]']);
@@ -410,6 +416,13 @@ describe('GET /users/:id/private-messages', () => {
       const answer = await list(eve, 'me', query);
       expect([answer.status, firstError(answer)?.code, firstError(answer)?.source?.parameter], query).toEqual([400, 'invalid_parameter', parameter]);
     }
+  });
+
+  it('includes each sender and recipient of the page once', async () => {
+    const answer = await list(eve, 'me', 'include=sender,recipient&fields[user]=name&page[size]=3');
+    expect(answer.body.data?.map((item) => item.id)).toEqual(ids('f4', 'f3', 'self'));
+    const included = (answer.body as { included?: Resource[] }).included ?? [];
+    expect(included.map((user) => user.id).sort()).toEqual([eve.id, fay.id].sort());
   });
 
   it('leaves content out when fields[private_message] does not name it', async () => {

@@ -17,6 +17,7 @@ import {
   type SparseFieldsets,
 } from '../lists/index.js';
 import { PRIVATE_MESSAGE_SCHEMA, toPrivateMessageResource } from '../resources/private-message.resource.js';
+import { USER_SCHEMA } from '../resources/user.resource.js';
 import { defineRoute, type RouteDefinition } from '../routing/route.types.js';
 
 /** What the private-message routes need: the messaging client, the link builder and the document responder. */
@@ -30,6 +31,9 @@ export interface PrivateMessagesRoutesDeps {
 const MAX_SUBJECT_FILTER_CHARS = 200;
 const MAX_CONTENT_FILTER_CHARS = 1000;
 
+/** `include` of every private-message endpoint: the two users, fetched in one batch each. */
+const PRIVATE_MESSAGE_INCLUDES = ['sender', 'recipient'];
+
 /**
  * GET /users/:id/private-messages (story-api.md "Private messages", contract §6): the seven
  * filters, one sort field of `read`/`date_sent` (default `-date_sent`), pages by number (default
@@ -38,6 +42,8 @@ const MAX_CONTENT_FILTER_CHARS = 1000;
  */
 export const PRIVATE_MESSAGE_LIST = defineListSpec({
   resource: PRIVATE_MESSAGE_SCHEMA,
+  types: [USER_SCHEMA],
+  includes: PRIVATE_MESSAGE_INCLUDES,
   filters: {
     sender: filters.id(),
     subject: filters.string(MAX_SUBJECT_FILTER_CHARS),
@@ -51,8 +57,8 @@ export const PRIVATE_MESSAGE_LIST = defineListSpec({
   pagination: { kind: 'page', defaultSize: 100, maxSize: 1000 },
 });
 
-/** GET/PATCH /private-messages/:id and the response of POST: `fields[private_message]` only. */
-const PRIVATE_MESSAGE_DOCUMENT = defineDocumentSpec({ resource: PRIVATE_MESSAGE_SCHEMA });
+/** GET/PATCH /private-messages/:id and the response of POST: `include` and `fields`. */
+const PRIVATE_MESSAGE_DOCUMENT = defineDocumentSpec({ resource: PRIVATE_MESSAGE_SCHEMA, types: [USER_SCHEMA], includes: PRIVATE_MESSAGE_INCLUDES });
 
 /** POST body: subject and content, both required (contract §10); everything else is read-only. */
 const SEND_BODY = defineWriteSpec({
