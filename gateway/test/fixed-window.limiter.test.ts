@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { createRedis, type Redis } from '@inkwell/redis';
+import { stackEnv } from '@inkwell/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FixedWindowLimiter } from '../src/ratelimit/fixed-window.limiter.js';
+
+let redis: Redis;
+const prefix = `inkwell:test:rl:${randomBytes(4).toString('hex')}:`;
+
+beforeAll(async () => {
+  redis = createRedis(stackEnv().redisUrl);
+  await redis.ping();
+});
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+describe('FixedWindowLimiter against real Redis', () => {
+  it('counts concurrent requests exactly: never more than the allowance gets through', async () => {
+    const limiter = new FixedWindowLimiter(redis, { windowMs: 60_000, keyPrefix: prefix });
+    const windows = await Promise.all(Array.from({ length: 200 }, () => limiter.hit('burst', 150)));
+    expect(windows.filter((window) => window?.exceeded === false)).toHaveLength(150);
+    expect(windows.filter((window) => window?.exceeded === true)).toHaveLength(50);
+    const remaining = windows.map((window) => window?.remaining).sort((a, b) => (a ?? 0) - (b ?? 0));
+    expect(remaining[0]).toBe(0);
+    expect(remaining.at(-1)).toBe(149);
+  });
+
+  it('reports the seconds until the window resets and gives the key an expiry', async () => {
+    const limiter = new FixedWindowLimiter(redis, { windowMs: 300_000, keyPrefix: prefix });
+    const window = await limiter.hit('reset', 10);
+    expect(window).toEqual({ limit: 10, remaining: 9, resetSeconds: 300, exceeded: false });
+    const ttl = await redis.pttl(`${prefix}reset`);
+    expect(ttl).toBeGreaterThan(299_000);
+    expect(ttl).toBeLessThanOrEqual(300_000);
+  });
+
+  it('starts a new window once the old one has expired', async () => {
+    const limiter = new FixedWindowLimiter(redis, { windowMs: 300, keyPrefix: prefix });
+    await limiter.hit('short', 1);
+    expect((await limiter.hit('short', 1))?.exceeded).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await limiter.hit('short', 1)).toMatchObject({ remaining: 0, exceeded: false });
+  });
+
+  it('repairs a counter that lost its expiry instead of limiting forever', async () => {
+    await redis.set(`${prefix}stuck`, '5');
+    const limiter = new FixedWindowLimiter(redis, { windowMs: 1_000, keyPrefix: prefix });
+    expect(await limiter.hit('stuck', 10)).toMatchObject({ remaining: 4, resetSeconds: 1 });
+    expect(await redis.pttl(`${prefix}stuck`)).toBeGreaterThan(0);
+  });
+
+  it('answers undefined at once, without queueing, while Redis is not connected', async () => {
+    const offline = createRedis('redis://127.0.0.1:1', { lazyConnect: true });
+    const limiter = new FixedWindowLimiter(offline, { windowMs: 1_000, keyPrefix: prefix });
+    const started = performance.now();
+    expect(await limiter.hit('any', 10)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(50);
+    offline.disconnect();
+  });
+});
