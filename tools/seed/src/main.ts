@@ -3,22 +3,27 @@ import { fileURLToPath } from 'node:url';
 import { eventsMigrations } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
+import { MESSAGING_SCHEMA } from '@inkwell/messaging';
 import { BulkLoadRepository, generateStories, STORIES_MIGRATIONS, STORIES_SCHEMA } from '@inkwell/stories';
 import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
 import { loadAuthors } from './authors.loader.js';
+import { seedMessages } from './messages.loader.js';
 
 const USERS_SCHEMA = 'users';
 const USERS_MIGRATIONS = fileURLToPath(new URL('../../../services/users/migrations', import.meta.url));
 
 const HELP = `npm run seed -- [options]
 
-Fills a database with generated users, stories and chapters (COPY; a million stories in minutes).
+Fills a database with generated users, stories and chapters, and private messages between
+users (COPY; a million stories or messages in minutes).
 
   --stories <n>    published stories to add (default 10000)
   --drafts <n>     drafts to add besides (default 2% of --stories)
   --authors <n>    users to create as their authors (default: one per 20 stories, at least 10)
   --database <db>  database next to DATABASE_URL's (default inkwell_bench; created if missing)
-  --fresh          drop the users and stories schemas of that database first
+  --messages <n>   private messages to add (default 0)
+  --message-users <n>  users who write them: the first n users, created if missing (default 10000)
+  --fresh          drop the users and stories (and, with --messages, messaging) schemas of that database first
   --seed <n>       random seed (same seed, same data; default 20261121)
 `;
 
@@ -30,6 +35,8 @@ async function main(): Promise<void> {
       drafts: { type: 'string' },
       authors: { type: 'string' },
       database: { type: 'string', default: 'inkwell_bench' },
+      messages: { type: 'string', default: '0' },
+      'message-users': { type: 'string', default: '10000' },
       fresh: { type: 'boolean', default: false },
       seed: { type: 'string', default: '20261121' },
       help: { type: 'boolean', default: false },
@@ -46,13 +53,17 @@ async function main(): Promise<void> {
   };
   const published = count('stories', values.stories, 10_000);
   const drafts = count('drafts', values.drafts, Math.round(published * 0.02));
-  const authors = Math.max(1, count('authors', values.authors, Math.max(10, Math.round(published / 20))));
+  // Without stories (`--stories 0 --messages …`) no authors are created unless asked for.
+  const noStories = published + drafts === 0 && values.authors === undefined;
+  const authors = noStories ? 0 : Math.max(1, count('authors', values.authors, Math.max(10, Math.round(published / 20))));
   const seed = count('seed', values.seed, 20261121);
+  const messages = count('messages', values.messages, 0);
+  const messageUsers = Math.max(1, count('message-users', values['message-users'], 10_000));
 
   const logger = createLogger('seed');
   const started = Date.now();
   const url = await ensureDatabase(stackEnv().databaseUrl, values.database);
-  if (values.fresh) await dropSchemas(url, [STORIES_SCHEMA, USERS_SCHEMA]);
+  if (values.fresh) await dropSchemas(url, [STORIES_SCHEMA, USERS_SCHEMA, ...(messages > 0 ? [MESSAGING_SCHEMA] : [])]);
   const usersPool = createPool({ connectionString: url, schema: USERS_SCHEMA, max: 3 });
   const storiesPool = createPool({ connectionString: url, schema: STORIES_SCHEMA, max: 4, applicationName: 'inkwell-seed' });
   try {
@@ -64,7 +75,7 @@ async function main(): Promise<void> {
 
     const bulk = new BulkLoadRepository(storiesPool);
     const first = await bulk.nextIds();
-    const result = await bulk.load(
+    const result = noStories ? { stories: 0, chapters: 0 } : await bulk.load(
       generateStories({ published, drafts, firstStoryId: first.story, firstChapterId: first.chapter, authors: authorIds, tags: await bulk.tags(), now: new Date(), seed }),
       { rebuildIndexes: published + drafts >= 20_000, emitEvents: false, logger },
     );
@@ -76,6 +87,11 @@ async function main(): Promise<void> {
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     logger.info({ database: values.database, ...result, authors: authorIds.length, seconds }, 'seed complete');
     process.stdout.write(`Seeded ${values.database}: ${result.stories} stories (${drafts} drafts), ${result.chapters} chapters, ${authorIds.length} authors in ${seconds} s\n`);
+    if (messages > 0) {
+      const loaded = await seedMessages(url, usersPool, { count: messages, users: messageUsers, seed, logger });
+      const total = Math.round((Date.now() - started) / 100) / 10;
+      process.stdout.write(`Seeded ${values.database}: ${loaded.messages} private messages between ${loaded.users} users (${total} s in all)\n`);
+    }
   } finally {
     await usersPool.end();
     await storiesPool.end();
