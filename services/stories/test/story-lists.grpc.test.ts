@@ -4,6 +4,8 @@ import { ErrorCode } from '@inkwell/errors';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { SortDirection, StorySortField, StoryStatus, type ListStoriesRequestSchema } from '@inkwell/proto/stories';
 import { wilsonRating } from '../src/domain/rating.js';
+import { SEARCH_CANDIDATES } from '../src/domain/story-query.js';
+import { storyPageStatement } from '../src/repositories/story-list.sql.js';
 import { makeStory, type StoryFixture } from './factories.js';
 import { caller, startStories, type StoriesHarness } from './harness.js';
 
@@ -281,6 +283,39 @@ describe('full-text search', () => {
 
   it('matches nothing for a query without searchable words', async () => {
     expect(await search('the and of')).toEqual([]);
+  });
+
+  it('ranks at most 1000 candidates, taken from the most-viewed tier first', async () => {
+    await h.pool.query(`INSERT INTO stories (author_id, title, published, num_views, date_published, search_vector)
+      SELECT 9, 'A quokka', true, 10, now(), story_search_vector('A quokka', '', '', '{}') FROM generate_series(1, ${SEARCH_CANDIDATES + 5})`);
+    const popular = (await makeStory(h.pool, { title: 'Quokka island', numViews: 6000 })).id;
+    const ids: string[] = [];
+    let after = '';
+    do {
+      const page = await h.client.listStories({ query: 'quokka', sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING }, pageSize: 100, after }, reader());
+      ids.push(...page.stories.map((story) => story.id));
+      after = page.nextAfter;
+    } while (after !== '');
+    expect(ids).toHaveLength(SEARCH_CANDIDATES);
+    expect(new Set(ids).size).toBe(SEARCH_CANDIDATES);
+    expect(ids).toContain(popular);
+    // Other sorts are not bounded.
+    const byViews = await h.client.listStories({ query: 'quokka', sort: { field: StorySortField.NUM_VIEWS, direction: SortDirection.DESCENDING }, pageSize: 1 }, reader());
+    expect(byViews.stories[0]!.id).toBe(popular);
+  });
+
+  it('takes candidates from the partial full-text index of each tier (their predicates match)', async () => {
+    const statement = storyPageStatement({ publication: 'published', text: 'quokka', sort: { field: 'relevance', direction: 'desc' }, limit: 20 });
+    const client = await h.pool.connect();
+    try {
+      await client.query('SET enable_seqscan = off');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.values);
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      for (const index of ['stories_search_tier0_idx', 'stories_search_tier1_idx', 'stories_search_tier2_idx']) expect(plan).toContain(index);
+    } finally {
+      await client.query('RESET enable_seqscan');
+      client.release();
+    }
   });
 });
 

@@ -2,10 +2,18 @@ import type { Sort } from './list.js';
 import type { StoryStatus } from './story.js';
 
 /**
- * How many matches of a full-text query are ranked by relevance: the candidates with the most
- * views, see docs/api/stories.md ("Search"). Beyond them a relevance-sorted list ends.
+ * How many matches of a full-text query are ranked by relevance (docs/api/stories.md, "Search"):
+ * a relevance-sorted list ends after them.
  */
 export const SEARCH_CANDIDATES = 1000;
+
+/**
+ * The number of view-count tiers candidates are taken from, most-viewed first: all matches among
+ * stories with at least 5000 views (tier 0), then 1000–4999 (tier 1), then the rest (tier 2),
+ * until SEARCH_CANDIDATES are found. The bounds live in SQL (`search_tier`, migration 0003),
+ * where each tier has a partial full-text index.
+ */
+export const SEARCH_TIERS = 3;
 
 /** Which stories a list may contain by publication state. */
 export type Publication = 'published' | 'drafts' | 'all';
