@@ -7,6 +7,8 @@ set -euo pipefail
 
 ensure_dependencies
 ensure_stack
+step "Chromium for the browser tests (Debian's package)"
+bash tools/ensure-chromium.sh
 generate_code
 step "Type checks, lint (ESLint, buf lint) and contract checks (buf breaking against main)"
 npx turbo run typecheck lint --output-logs=errors-only

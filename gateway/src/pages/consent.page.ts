@@ -35,7 +35,7 @@ ${
     : html`<p>It also asks to:</p>
 <ul class="scopes" id="scopes">${view.scopes.map((scope) => html`<li data-scope="${scope}">${SCOPES[scope]} <span class="muted">(${scope})</span></li>`)}</ul>`
 }
-<p class="muted">Whatever you decide, you will be sent back to ${destination}. You can revoke access at any time.</p>
+<p class="muted">Whatever you decide, you will be sent back to ${destination}.</p>
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="csrf_token" value="${view.viewer.csrf}">
 <input type="hidden" name="client_id" value="${view.clientId}">

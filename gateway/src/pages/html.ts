@@ -73,7 +73,7 @@ export function layout(title: string, body: SafeHtml, viewer?: PageViewer): Safe
 <input type="hidden" name="csrf_token" value="${viewer.csrf}"><button type="submit">Sign out</button></form>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${title} · Inkwell</title><style>${raw(STYLE)}</style></head>
+<meta name="referrer" content="same-origin"><title>${title} · Inkwell</title><style>${raw(STYLE)}</style></head>
 <body><header><strong>Inkwell</strong>${account}</header><main>
 <h1>${title}</h1>
 ${body}
@@ -100,8 +100,9 @@ export interface SendPageOptions {
 /**
  * Sends a page with the headers every page has: `Cache-Control: no-store` (pages carry CSRF
  * tokens and secrets shown once), the CSP above, `X-Frame-Options: DENY`,
- * `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer` (authorization URLs carry
- * state and code challenges).
+ * `X-Content-Type-Options: nosniff` and `Referrer-Policy: same-origin` (authorization URLs carry
+ * state and code challenges, which must not leak to other sites; `no-referrer` would also make
+ * browsers send `Origin: null` on our own form posts).
  */
 export function sendPage(res: ServerResponse, status: number, page: SafeHtml, options: SendPageOptions = {}): void {
   if (res.headersSent || res.destroyed) return;
@@ -130,5 +131,5 @@ function setPageHeaders(res: ServerResponse, formActionSources: readonly string[
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(["'self'", ...(formActionSources ?? [])].join(' ')));
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Referrer-Policy', 'same-origin');
 }

@@ -46,8 +46,9 @@ export interface PageContext {
   signOut(req: GatewayRequest, res: ServerResponse): Promise<void>;
   /**
    * Reads a posted form and checks it came from one of our pages: the `Origin` header, when
-   * sent, must be our public origin or the request's own host, and the form's `csrf_token` must
-   * equal the session's. Throws PageError 403 otherwise (also when the session expired).
+   * sent and not `null`, must be our public origin or the request's own host, and the form's
+   * `csrf_token` must equal the session's. Throws PageError 403 otherwise (also when the
+   * session expired).
    */
   verifiedForm(req: GatewayRequest): Promise<{ readonly form: URLSearchParams; readonly session: OpenSession }>;
   /** The caller to send to the users service on behalf of a page request. */
@@ -94,7 +95,8 @@ export function createPageContext(deps: PageContextDeps): PageContext {
 
     async verifiedForm(req) {
       const origin = req.headers.origin;
-      if (origin !== undefined && origin !== publicOrigin && !sameHost(origin, req.headers.host)) {
+      // `null` (privacy modes, sandboxed frames) says nothing either way: the CSRF token decides.
+      if (origin !== undefined && origin !== 'null' && origin !== publicOrigin && !sameHost(origin, req.headers.host)) {
         throw new PageError(403, 'Request refused', 'This form was sent from another site.');
       }
       const form = await readFormBody(req);

@@ -1,8 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { elementText, hiddenFields, type WebClient } from './web-client.js';
 
-/** The redirect URI every test app registers; nothing listens there: tests read the Location header. */
-export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** The redirect URI every test app registers; nothing listens there (tests read the Location header; the browser test answers it itself). Not a port browsers refuse. */
+export const REDIRECT_URI = 'http://127.0.0.1:65500/callback';
 
 /** Options that let oauth4webapi talk to a plain-http test server. */
 export const INSECURE = { [oauth.allowInsecureRequests]: true } as const;
@@ -74,12 +74,12 @@ export async function authorizeThroughPages(web: WebClient, authorizationUrl: UR
 }
 
 /** An authorization request URL with PKCE (S256) and state, as oauth4webapi's documentation builds it. */
-export async function authorizationRequest(as: oauth.AuthorizationServer, clientId: string, scope: string, pkce = true): Promise<{ url: URL; state: string; verifier: string }> {
+export async function authorizationRequest(as: oauth.AuthorizationServer, clientId: string, scope: string, pkce = true, redirectUri = REDIRECT_URI): Promise<{ url: URL; state: string; verifier: string }> {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(as.authorization_endpoint as string);
   url.searchParams.set('client_id', clientId);
-  url.searchParams.set('redirect_uri', REDIRECT_URI);
+  url.searchParams.set('redirect_uri', redirectUri);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('scope', scope);
   url.searchParams.set('state', state);
