@@ -44,10 +44,10 @@ export function checkText(problems: Problems, text: string, attribute: string): 
 }
 
 /** The most tags one story may carry. */
-export const MAX_TAGS_PER_STORY = 50;
+export const MAX_TAGS_PER_STORY = 100;
 
 /**
- * Checks the form of a story's tag ids (`c:<n>`/`g:<n>`, at most 50, no duplicates after
+ * Checks the form of a story's tag ids (`c:<n>`/`g:<n>`, at most 100, no duplicates after
  * removing them) and returns them without duplicates; existence is checked by the caller.
  */
 export function checkTagIds(problems: Problems, ids: readonly string[]): string[] {
