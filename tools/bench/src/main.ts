@@ -1,0 +1,116 @@
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { createGrpcClient } from '@inkwell/grpc';
+import { UsersService } from '@inkwell/proto/users';
+import { ensureDatabase, stackEnv, startSystem } from '@inkwell/testing';
+import { runLoad, type LoadResult } from './load.runner.js';
+import type { BenchContext, Suite } from './suite.js';
+import { messagesSuite } from './suites/messages.suite.js';
+
+/** Every suite of `npm run bench`: one line per area. */
+const SUITES: readonly Suite[] = [messagesSuite];
+
+const HELP = `npm run bench -- [options]
+
+Seeds the benchmark database when it lacks a suite's data, starts every service and the gateway on
+it (as npm run dev does), mints real tokens, and drives each scenario through the gateway with a
+closed loop of concurrent requests. Prints a Markdown table (p50, p95, p99, req/s, indexes used).
+
+  --suite <name>        run only this suite (repeatable; default all: ${SUITES.map((suite) => suite.name).join(', ')})
+  --database <db>       database next to DATABASE_URL's (default inkwell_bench)
+  --concurrency <n>     requests in flight (default 4)
+  --duration <s>        measured seconds per scenario (default 20)
+  --warmup <s>          unmeasured seconds before each (default 3)
+`;
+
+/** `npm run bench`: see HELP. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      suite: { type: 'string', multiple: true },
+      database: { type: 'string', default: 'inkwell_bench' },
+      concurrency: { type: 'string', default: '4' },
+      duration: { type: 'string', default: '20' },
+      warmup: { type: 'string', default: '3' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const positive = (name: string, text: string) => {
+    const n = Number(text);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not ${text}`);
+    return n;
+  };
+  const concurrency = Math.round(positive('concurrency', values.concurrency));
+  const durationMs = positive('duration', values.duration) * 1000;
+  const warmupMs = Number(values.warmup) * 1000;
+  const suites = values.suite === undefined ? SUITES : values.suite.map((name) => SUITES.find((suite) => suite.name === name) ?? fail(`unknown suite ${name}`));
+
+  const stack = stackEnv();
+  const databaseUrl = await ensureDatabase(stack.databaseUrl, values.database);
+  for (const suite of suites) {
+    process.stderr.write(`==> preparing ${suite.name}: ${suite.dataSet}\n`);
+    await suite.prepare(databaseUrl);
+  }
+
+  process.stderr.write('==> starting the system on the benchmark database\n');
+  // Real tokens and the real pipeline, but rate limits far above what a benchmark sends.
+  const system = await startSystem({
+    stack: { ...stack, databaseUrl },
+    ports: 'free',
+    seedDemoData: false,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000' },
+  });
+  const users = createGrpcClient(UsersService, system.addresses.users ?? fail('no users service'), { defaultDeadlineMs: 15_000 });
+  const context: BenchContext = {
+    system,
+    databaseUrl,
+    async mintToken(userId, scopes) {
+      const { token } = await users.createPersonalToken({ userId, name: 'benchmark', scopes: [...scopes] }, { caller: { requestId: 'bench', scopes: [] } });
+      return token;
+    },
+  };
+
+  const lines: string[] = [];
+  try {
+    for (const suite of suites) {
+      const scenarios = await suite.scenarios(context);
+      lines.push(`### ${suite.name}: ${suite.dataSet}`, '', `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), the load generator, gateway, services and Postgres all on it; ${concurrency} requests in flight, ${durationMs / 1000} s per row after ${warmupMs / 1000} s of warm-up.`, '');
+      lines.push('| query | p50 ms | p95 ms | p99 ms | req/s | errors | load avg | index used |', '|---|---|---|---|---|---|---|---|');
+      for (const scenario of scenarios) {
+        process.stderr.write(`==> ${suite.name}: ${scenario.name}\n`);
+        const result = await runLoad({ apiUrl: system.apiUrl, requests: scenario.requests, concurrency, durationMs, warmupMs });
+        // The 1-minute load average after the row: other work on the machine shows up here.
+        const load = loadavg()[0]!.toFixed(1);
+        const indexes = scenario.indexes === undefined ? '' : await scenario.indexes();
+        const line = row(scenario.name, result, load, indexes, scenario.target !== false);
+        process.stderr.write(`${line}\n`);
+        if (result.firstError !== undefined) process.stderr.write(`    first error: ${result.firstError}\n`);
+        lines.push(line);
+      }
+      lines.push('');
+    }
+  } finally {
+    users.close();
+    await system.stop();
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** One table row; a p95 over 50 ms on a targeted row is marked. */
+function row(name: string, result: LoadResult, load: string, indexes: string, target: boolean): string {
+  const p95 = target && result.p95Ms >= 50 ? `**${result.p95Ms}** (over 50)` : String(result.p95Ms);
+  return `| ${name} | ${result.p50Ms} | ${p95} | ${result.p99Ms} | ${result.requestsPerSecond} | ${result.errors} | ${load} | ${indexes} |`;
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import type { RunningSystem } from '@inkwell/testing';
+import type { BenchRequest } from './load.runner.js';
+
+/** What a suite gets to build its scenarios: the running system and the benchmark database. */
+export interface BenchContext {
+  readonly system: RunningSystem;
+  /** URL of the benchmark database (for picking realistic targets and explaining queries). */
+  readonly databaseUrl: string;
+  /** Mints a personal access token of `userId` with `scopes` through the users service. */
+  mintToken(userId: string, scopes: readonly string[]): Promise<string>;
+}
+
+/** One row of the report: a kind of request, driven with many concrete requests. */
+export interface Scenario {
+  /** The row label, e.g. "inbox (100 newest received)". */
+  readonly name: string;
+  /** Concrete requests (different users, words...), cycled through by the load generator. */
+  readonly requests: readonly BenchRequest[];
+  /** The indexes the backing queries use (from EXPLAIN of a representative request). */
+  readonly indexes?: () => Promise<string>;
+  /** Informational rows are reported but carry no latency target. */
+  readonly target?: boolean;
+}
+
+/** A set of scenarios of one area (messages, stories, ...), with the data it needs. */
+export interface Suite {
+  readonly name: string;
+  /** Describes the data set, for the report ("1,000,000 messages between 10,000 users"). */
+  readonly dataSet: string;
+  /** Makes sure the benchmark database holds the suite's data (seeds it when missing). */
+  prepare(databaseUrl: string): Promise<void>;
+  scenarios(context: BenchContext): Promise<Scenario[]>;
+}
