@@ -1,6 +1,7 @@
-import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
+import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
+import { Topics } from '@inkwell/proto/topics';
 import { createRedis } from '@inkwell/redis';
 import { loadStoriesConfig } from './config.js';
 import { STORIES_MIGRATIONS as MIGRATIONS, STORIES_SCHEMA as SCHEMA } from './schema.js';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   }
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-stories', logger });
+  await ensureTopics(kafka, [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment]);
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
   const statsConsumer = createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger });

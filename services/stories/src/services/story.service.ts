@@ -252,9 +252,11 @@ export class StoryService {
     if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
     const after = this.position(input, query.sort);
     const page: IdPage = await this.stories.listPage({ ...query, limit, ...(after ? { after } : {}) });
-    const stories = await this.stories.findByIds(page.ids, draftsOf(viewer));
+    const found = await this.stories.findByIds(page.ids, draftsOf(viewer));
+    // A story deleted between the two reads is missing from this page; one (un)published in
+    // between is left out too, so a list never shows what its publication filter excludes.
+    const stories = found.filter((story) => (query.publication === 'published' ? story.published : query.publication === 'drafts' ? !story.published : true));
     const sort = sortName(query.sort);
-    // Rows deleted between the two reads are simply missing from this page.
     return { stories, nextAfter: page.next ? encodePosition({ sort, key: page.next.key, id: page.next.id }) : '' };
   }
 
