@@ -6,9 +6,10 @@ import { ensureDatabase, stackEnv, startSystem } from '@inkwell/testing';
 import { runLoad, type LoadResult } from './load.runner.js';
 import type { BenchContext, Suite } from './suite.js';
 import { messagesSuite } from './suites/messages.suite.js';
+import { storiesSuite } from './suites/stories.suite.js';
 
 /** Every suite of `npm run bench`: one line per area. */
-const SUITES: readonly Suite[] = [messagesSuite];
+const SUITES: readonly Suite[] = [storiesSuite, messagesSuite];
 
 const HELP = `npm run bench -- [options]
 
