@@ -1,7 +1,8 @@
-import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
+import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createGrpcClient } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
+import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { loadMessagingConfig } from './config.js';
 import { PrivateMessageRepository } from './repositories/private-message.repository.js';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-messaging', logger });
+  await ensureTopics(kafka, [Topics.messagingMessage]);
   const relay = new OutboxRelay({ pool, kafka, schema: MESSAGING_SCHEMA, logger });
   await relay.start();
 

@@ -87,6 +87,17 @@ describe('SendPrivateMessage', () => {
   });
 });
 
+describe('events', () => {
+  it('publishes MessageSent and MessageReadChanged to messaging.message.v1 through the outbox, keyed by the message id', async () => {
+    const message = await send(ada, bob, 'to the world (of consumers)');
+    await stack.client.updatePrivateMessage({ id: message.id, read: true }, as(bob));
+    const events = await stack.readEvents(message.id);
+    expect(events.map((event) => event.payload.case)).toEqual(['messageSent', 'messageReadChanged']);
+    expect(events[0]!.payload.value).toMatchObject({ messageId: message.id, senderId: ada, recipientId: bob, dateSent: message.dateSent });
+    expect(events[1]!.payload.value).toMatchObject({ messageId: message.id, senderId: ada, recipientId: bob, read: true });
+  });
+});
+
 describe('GetPrivateMessage', () => {
   it('shows a message to its sender and recipient, and to nobody else', async () => {
     const message = await send(ada, bob, 'secret plans');

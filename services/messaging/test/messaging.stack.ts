@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { eventsMigrations } from '@inkwell/events';
+import { createKafka, decodeEnvelope, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
+import type { EventEnvelope } from '@inkwell/proto/events';
 import { MessagingService } from '@inkwell/proto/messaging';
+import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { dropSchemas, ensureDatabase, freePort, stackEnv, startProcess, type RunningProcess } from '@inkwell/testing';
 import { PrivateMessageRepository } from '../src/repositories/private-message.repository.js';
@@ -21,6 +24,12 @@ export interface MessagingStack {
   pool: pg.Pool;
   /** Creates a user in the users service's table and returns its id. */
   createUser(name: string): Promise<string>;
+  /**
+   * The events this run wrote to the outbox with `key`, as they reached Kafka through the outbox
+   * relay, in topic order; waits for all of them (fails after 20 s). Earlier runs reused the
+   * same keys, so events are matched by their ids.
+   */
+  readEvents(key: string): Promise<EventEnvelope[]>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +49,8 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
   const usersClient = createGrpcClient(UsersService, usersAddress);
   let usersProcess: RunningProcess | undefined;
   let server: GrpcServer | undefined;
+  let relay: OutboxRelay | undefined;
+  const kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: 'messaging-test', logger });
   const pool = createPool({ connectionString: url, schema: SCHEMA, settings: { jit: 'off' } });
   const admin = new pg.Pool({ connectionString: url, max: 2 });
   try {
@@ -50,11 +61,14 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
       ready: () => usersClient.checkHealth(),
     });
     await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
+    await ensureTopics(kafka, [Topics.messagingMessage]);
+    relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
+    await relay.start();
     const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
     server = createMessagingServer({ logger, messages });
     const port = await server.listen('127.0.0.1:0');
     const client = createGrpcClient(MessagingService, `127.0.0.1:${port}`);
-    const running = { usersProcess, server };
+    const running = { usersProcess, server, relay };
     return {
       client,
       pool,
@@ -65,8 +79,32 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
         );
         return String(rows[0]!.id);
       },
+      async readEvents(key) {
+        const { rows } = await pool.query<{ event_id: string }>('SELECT event_id FROM outbox WHERE key = $1', [key]);
+        const wanted = new Set(rows.map((row) => row.event_id));
+        const count = wanted.size;
+        const found: EventEnvelope[] = [];
+        const consumer = kafka.consumer({ groupId: `messaging-test-${randomUUID()}`, maxWaitTimeInMs: 250 });
+        await consumer.connect();
+        try {
+          await consumer.subscribe({ topic: Topics.messagingMessage, fromBeginning: true });
+          let arrived: () => void = () => {};
+          const enough = new Promise<void>((resolve) => (arrived = resolve));
+          await consumer.run({
+            eachMessage: async ({ message }) => {
+              const envelope = message.key?.toString() === key ? decodeEnvelope(message.value) : undefined;
+              if (envelope !== undefined && wanted.has(envelope.eventId) && found.push(envelope) >= count) arrived();
+            },
+          });
+          await Promise.race([enough, new Promise((_, reject) => setTimeout(() => reject(new Error(`${found.length} of ${count} events for ${key}`)), 20_000))]);
+          return found;
+        } finally {
+          await consumer.disconnect();
+        }
+      },
       async stop() {
         client.close();
+        await running.relay.stop();
         await running.server.shutdown(1_000);
         usersClient.close();
         await running.usersProcess.stop();
@@ -76,6 +114,7 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
     };
   } catch (error) {
     usersClient.close();
+    await relay?.stop();
     await server?.shutdown(1_000);
     await usersProcess?.stop();
     await pool.end();
