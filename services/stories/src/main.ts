@@ -8,12 +8,14 @@ import { STORIES_MIGRATIONS as MIGRATIONS, STORIES_SCHEMA as SCHEMA } from './sc
 import { createStoryStatsConsumer } from './consumers/story-stats.consumer.js';
 import { BulkLoadRepository } from './repositories/bulk-load.repository.js';
 import { ChapterRepository } from './repositories/chapter.repository.js';
+import { EngagementRepository } from './repositories/engagement.repository.js';
 import { StoryRepository } from './repositories/story.repository.js';
 import { TagRepository } from './repositories/tag.repository.js';
 import { ViewRepository } from './repositories/view.repository.js';
 import { findDemoAuthors, seedDemoStories } from './seed/demo.seed.js';
 import { createStoriesServer } from './server.js';
 import { ChapterService } from './services/chapter.service.js';
+import { EngagementService } from './services/engagement.service.js';
 import { StoryStatsService } from './services/story-stats.service.js';
 import { StoryService } from './services/story.service.js';
 import { TagService } from './services/tag.service.js';
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
   const stories = new StoryService(storyRepository, new TagRepository(pool));
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis), logger);
   const tags = new TagService(new TagRepository(pool));
+  const engagement = new EngagementService(new EngagementRepository(pool), stories);
   if (config.SEED_DEMO_DATA) {
     await seedDemoStories(new BulkLoadRepository(pool), await findDemoAuthors(config.USERS_SERVICE_ADDR), config.DEMO_STORIES, logger);
   }
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
   const statsConsumer = createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger });
   await statsConsumer.start();
 
-  const server = createStoriesServer({ logger, stories, chapters, tags });
+  const server = createStoriesServer({ logger, stories, chapters, tags, engagement });
   const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
   logger.info({ port }, 'stories service listening');
 

@@ -7,12 +7,14 @@ import { StoriesService } from '@inkwell/proto/stories';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
 import { ChapterRepository } from '../src/repositories/chapter.repository.js';
+import { EngagementRepository } from '../src/repositories/engagement.repository.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
 import { TagRepository } from '../src/repositories/tag.repository.js';
 import { ViewRepository } from '../src/repositories/view.repository.js';
 import { STORIES_MIGRATIONS, STORIES_SCHEMA } from '../src/schema.js';
 import { createStoriesServer } from '../src/server.js';
 import { ChapterService } from '../src/services/chapter.service.js';
+import { EngagementService } from '../src/services/engagement.service.js';
 import { StoryService } from '../src/services/story.service.js';
 import { TagService } from '../src/services/tag.service.js';
 
@@ -37,7 +39,8 @@ export async function startStories(database: string): Promise<StoriesHarness> {
   const storyRepository = new StoryRepository(pool);
   const stories = new StoryService(storyRepository, new TagRepository(pool));
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), logger);
-  const server: GrpcServer = createStoriesServer({ logger, stories, chapters, tags: new TagService(new TagRepository(pool)) });
+  const engagement = new EngagementService(new EngagementRepository(pool), stories);
+  const server: GrpcServer = createStoriesServer({ logger, stories, chapters, tags: new TagService(new TagRepository(pool)), engagement });
   const port = await server.listen('127.0.0.1:0');
   const client = createGrpcClient(StoriesService, `127.0.0.1:${port}`);
   return {

@@ -34,7 +34,7 @@ describe('views: counted once per reader and chapter per day, applied from Story
     await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
     producer = kafka.producer();
     await producer.connect();
-    consumer = createStoryStatsConsumer({ kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topic, groupId: `stories-views-test-${suffix}` });
+    consumer = createStoryStatsConsumer({ kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: [topic], groupId: `stories-views-test-${suffix}` });
     await consumer.start();
   });
 

@@ -4,6 +4,7 @@ import type { Logger } from '@inkwell/logging';
 import { Topics } from '@inkwell/proto/topics';
 import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
+import { ratingValueFromProto } from '../events/story.events.js';
 import type { StoryStatsService } from '../services/story-stats.service.js';
 
 /** Options of the consumer that keeps reader-driven counts. */
@@ -14,26 +15,40 @@ export interface StoryStatsConsumerOptions {
   logger: Logger;
   /** Kafka consumer group (default `stories-stats`); tests use their own. */
   groupId?: string;
-  /** Topic of story events (default stories.story.v1); tests use throwaway topics. */
-  topic?: string;
+  /** Topics of story and comment events (default stories.story.v1 and stories.comment.v1); tests use throwaway ones. */
+  topics?: readonly string[];
 }
 
 /**
- * Kafka input of the stories service's own story events: StoryViewed counts a view (and heat).
- * Idempotent through createConsumer: a redelivered event changes nothing.
+ * Kafka input of the stories service's own events: StoryViewed counts a view, StoryRated a vote,
+ * CommentCreated/CommentDeleted a comment (each with its heat). Idempotent through
+ * createConsumer: a redelivered event changes nothing.
  */
 export function createStoryStatsConsumer(options: StoryStatsConsumerOptions): EventConsumer {
   return createConsumer({
     kafka: options.kafka,
     groupId: options.groupId ?? 'stories-stats',
-    topics: [options.topic ?? Topics.storiesStory],
+    topics: options.topics ?? [Topics.storiesStory, Topics.storiesComment],
     pool: options.pool,
     logger: options.logger,
     async handle(envelope, client) {
-      if (envelope.payload.case !== 'storyViewed') return;
-      const view = envelope.payload.value;
       const at = envelope.occurredAt ? timestampDate(envelope.occurredAt) : new Date();
-      await options.stats.applyView(client, view.storyId, view.chapterId, at);
+      const payload = envelope.payload;
+      switch (payload.case) {
+        case 'storyViewed':
+          await options.stats.applyView(client, payload.value.storyId, payload.value.chapterId, at);
+          return;
+        case 'storyRated':
+          await options.stats.applyVote(client, payload.value.storyId, ratingValueFromProto(payload.value.value), ratingValueFromProto(payload.value.previousValue), at);
+          return;
+        case 'commentCreated':
+          await options.stats.applyComment(client, payload.value.storyId, 1, at);
+          return;
+        case 'commentDeleted':
+          await options.stats.applyComment(client, payload.value.storyId, -1, at);
+          return;
+        default:
+      }
     },
   });
 }

@@ -6,7 +6,11 @@ import {
   ChapterDeletedSchema,
   ChapterSnapshotSchema,
   ChapterUpdatedSchema,
+  CommentCreatedSchema,
+  CommentDeletedSchema,
+  RatingValue as ProtoRatingValue,
   StoryCreatedSchema,
+  StoryRatedSchema,
   StoryDeletedSchema,
   StorySnapshotSchema,
   StoryUpdatedSchema,
@@ -15,6 +19,7 @@ import {
   type StorySnapshot,
 } from '@inkwell/proto/stories';
 import type { Chapter } from '../domain/chapter.js';
+import type { Comment, RatingValue } from '../domain/engagement.js';
 import type { Story } from '../domain/story.js';
 import { CONTENT_RATING_TO_PROTO, STATUS_TO_PROTO } from './story.enums.js';
 
@@ -97,4 +102,39 @@ export function chapterDeleted(chapter: Chapter, authorId: string): EventPayload
 /** True when a story change is visible in its event snapshot (counts of readers are not). */
 export function snapshotChanged(before: Story, after: Story): boolean {
   return !equals(StorySnapshotSchema, storySnapshot(before), storySnapshot(after));
+}
+
+/** Domain vote → proto (undefined: no vote). */
+export function ratingValueToProto(value: RatingValue | undefined): ProtoRatingValue {
+  if (value === 'like') return ProtoRatingValue.LIKE;
+  if (value === 'dislike') return ProtoRatingValue.DISLIKE;
+  return ProtoRatingValue.UNSPECIFIED;
+}
+
+/** Proto vote → domain; UNSPECIFIED (and unknown numbers) → undefined. */
+export function ratingValueFromProto(value: ProtoRatingValue): RatingValue | undefined {
+  if (value === ProtoRatingValue.LIKE) return 'like';
+  if (value === ProtoRatingValue.DISLIKE) return 'dislike';
+  return undefined;
+}
+
+/** `StoryRated`: a user's vote changed from `previous` to `value` (undefined: none). */
+export function storyRated(storyId: string, userId: string, value: RatingValue | undefined, previous: RatingValue | undefined): EventPayloadInit {
+  return {
+    case: 'storyRated',
+    value: create(StoryRatedSchema, { storyId, userId, value: ratingValueToProto(value), previousValue: ratingValueToProto(previous) }),
+  };
+}
+
+/** `CommentCreated` of a new comment. */
+export function commentCreated(comment: Comment): EventPayloadInit {
+  return {
+    case: 'commentCreated',
+    value: create(CommentCreatedSchema, { commentId: comment.id, storyId: comment.storyId, authorId: comment.authorId, datePosted: timestampFromDate(comment.datePosted) }),
+  };
+}
+
+/** `CommentDeleted` of a comment (by its author, the story's author, or with its story). */
+export function commentDeleted(comment: Comment): EventPayloadInit {
+  return { case: 'commentDeleted', value: create(CommentDeletedSchema, { commentId: comment.id, storyId: comment.storyId, authorId: comment.authorId }) };
 }

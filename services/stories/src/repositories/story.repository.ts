@@ -4,6 +4,7 @@ import { translatePgError, withTransaction } from '@inkwell/pg';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
 import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
+import { deleteCommentsOfStory } from './engagement.repository.js';
 import { adjustTagCounts, chapterColumns, lockStory, readStory, storyColumns, toChapter, toStory, type ChapterRow, type StoryRow, type Tx } from './story.rows.js';
 import { storyPageStatement } from './story-list.sql.js';
 
@@ -33,6 +34,18 @@ export interface StoryChange {
   datePublished?: Date;
   hotness?: number;
   dateModified: Date;
+}
+
+/** The reader-driven values of a story, as the stats consumer reads and writes them. */
+export interface StoryStats {
+  views: number;
+  likes: number;
+  dislikes: number;
+  comments: number;
+  rating: number | null;
+  hotness: number;
+  /** Read only: heat is added to published stories only. */
+  published: boolean;
 }
 
 /** What a service decided about a locked story: change it, or delete it with its chapters. */
@@ -141,11 +154,31 @@ export class StoryRepository {
    */
   async applyView(client: Tx, storyId: string, chapterId: string, heat: (current: number) => number): Promise<void> {
     try {
-      const { rows } = await client.query<{ hotness: number; published: boolean }>('SELECT hotness, published FROM stories WHERE id = $1 FOR UPDATE', [storyId]);
+      await this.applyStats(client, storyId, (current) => ({ ...current, views: current.views + 1, hotness: current.published ? heat(current.hotness) : current.hotness }));
+      await client.query('UPDATE chapters SET num_views = num_views + 1 WHERE id = $1 AND story_id = $2', [chapterId, storyId]);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Replaces the reader-driven values of story `storyId` with `update(current)` under the row
+   * lock, inside the consumer's transaction `client`. A missing story (deleted since) is ignored.
+   */
+  async applyStats(client: Tx, storyId: string, update: (current: StoryStats) => StoryStats): Promise<void> {
+    try {
+      const { rows } = await client.query<{ views: number; likes: number; dislikes: number; comments: number; rating: number | null; hotness: number; published: boolean }>(
+        `SELECT num_views AS views, num_likes AS likes, num_dislikes AS dislikes, num_comments AS comments, rating, hotness, published
+         FROM stories WHERE id = $1 FOR UPDATE`,
+        [storyId],
+      );
       const row = rows[0];
       if (!row) return;
-      await client.query('UPDATE stories SET num_views = num_views + 1, hotness = $2 WHERE id = $1', [storyId, row.published ? heat(row.hotness) : row.hotness]);
-      await client.query('UPDATE chapters SET num_views = num_views + 1 WHERE id = $1 AND story_id = $2', [chapterId, storyId]);
+      const next = update(row);
+      await client.query(
+        'UPDATE stories SET num_views = $2, num_likes = $3, num_dislikes = $4, num_comments = $5, rating = $6, hotness = $7 WHERE id = $1',
+        [storyId, next.views, next.likes, next.dislikes, next.comments, next.rating, next.hotness],
+      );
     } catch (error) {
       throw translatePgError(error);
     }
@@ -187,6 +220,7 @@ export class StoryRepository {
     for (const row of rows.sort((a, b) => a.chapter_number - b.chapter_number)) {
       await appendEvent(client, { key: String(row.id), payload: chapterDeleted(toChapter(row), story.authorId) });
     }
+    await deleteCommentsOfStory(client, story.id);
     await client.query('DELETE FROM stories WHERE id = $1', [story.id]);
     await adjustTagCounts(client, story, { published: false, tagIds: [] });
     await appendEvent(client, { key: story.id, payload: storyDeleted(story) });

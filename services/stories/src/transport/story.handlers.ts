@@ -1,6 +1,8 @@
 import type { ServiceImpl } from '@inkwell/grpc';
 import type { StoriesService } from '@inkwell/proto/stories';
+import { ratingValueFromProto, ratingValueToProto } from '../events/story.events.js';
 import type { ChapterService } from '../services/chapter.service.js';
+import type { EngagementService } from '../services/engagement.service.js';
 import type { StoryService } from '../services/story.service.js';
 import type { TagService } from '../services/tag.service.js';
 import {
@@ -11,6 +13,7 @@ import {
   tagKindFromProto,
   tagSortFromProto,
   toProtoChapter,
+  toProtoComment,
   toProtoStory,
   toProtoTag,
 } from './story.mappers.js';
@@ -20,10 +23,11 @@ export interface StoriesHandlerDeps {
   stories: StoryService;
   chapters: ChapterService;
   tags: TagService;
+  engagement: EngagementService;
 }
 
 /** gRPC handlers of StoriesService: decode → one service call → encode. */
-export function storiesHandlers({ stories, chapters, tags }: StoriesHandlerDeps): ServiceImpl<typeof StoriesService> {
+export function storiesHandlers({ stories, chapters, tags, engagement }: StoriesHandlerDeps): ServiceImpl<typeof StoriesService> {
   return {
     async getStory(request, ctx) {
       return { story: toProtoStory(await stories.getStory(request.id, ctx.caller)) };
@@ -135,6 +139,24 @@ export function storiesHandlers({ stories, chapters, tags }: StoriesHandlerDeps)
     },
     async batchGetTags(request) {
       return { tags: (await tags.batchGetTags(request.ids)).map(toProtoTag) };
+    },
+    async setStoryRating(request, ctx) {
+      return { value: ratingValueToProto(await engagement.setRating(request.storyId, ratingValueFromProto(request.value), ctx.caller)) };
+    },
+    async deleteStoryRating(request, ctx) {
+      await engagement.deleteRating(request.storyId, ctx.caller);
+      return {};
+    },
+    async listComments(request, ctx) {
+      const page = await engagement.listComments(request.storyId, { pageSize: request.pageSize, after: request.after }, ctx.caller);
+      return { comments: page.comments.map(toProtoComment), nextAfter: page.nextAfter };
+    },
+    async createComment(request, ctx) {
+      return { comment: toProtoComment(await engagement.createComment(request.storyId, request.content, ctx.caller)) };
+    },
+    async deleteComment(request, ctx) {
+      await engagement.deleteComment(request.id, ctx.caller);
+      return {};
     },
   };
 }

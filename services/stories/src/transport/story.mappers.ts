@@ -3,6 +3,7 @@ import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/prot
 import { AppError } from '@inkwell/errors';
 import {
   ChapterSchema,
+  CommentSchema,
   SortDirection as ProtoSortDirection,
   StorySchema,
   StorySortField as ProtoStorySortField,
@@ -12,6 +13,7 @@ import {
   TagSchema,
   TagSortField as ProtoTagSortField,
   type Chapter as ProtoChapter,
+  type Comment as ProtoComment,
   type Story as ProtoStory,
   type StoryFilter as ProtoStoryFilter,
   type StorySort as ProtoStorySort,
@@ -19,6 +21,7 @@ import {
   type TagSort as ProtoTagSort,
 } from '@inkwell/proto/stories';
 import type { Chapter } from '../domain/chapter.js';
+import type { Comment } from '../domain/engagement.js';
 import type { Sort, SortDirection, StorySortField } from '../domain/list.js';
 import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 import type { Tag, TagKind } from '../domain/tag.js';
@@ -85,6 +88,18 @@ export function toProtoChapter(chapter: Chapter): ProtoChapter {
     numViews: chapter.numViews,
     datePublished: date(chapter.datePublished),
     dateModified: timestampFromDate(chapter.dateModified),
+  });
+}
+
+/** Domain comment → proto Comment. */
+export function toProtoComment(comment: Comment): ProtoComment {
+  return create(CommentSchema, {
+    id: comment.id,
+    storyId: comment.storyId,
+    authorId: comment.authorId,
+    content: comment.content,
+    contentHtml: comment.contentHtml,
+    datePosted: timestampFromDate(comment.datePosted),
   });
 }
 

@@ -1,0 +1,149 @@
+import type pg from 'pg';
+import { appendEvent } from '@inkwell/events';
+import { AppError } from '@inkwell/errors';
+import { translatePgError, withTransaction } from '@inkwell/pg';
+import type { Comment, RatingValue } from '../domain/engagement.js';
+import type { Story } from '../domain/story.js';
+import { commentCreated, commentDeleted, storyRated } from '../events/story.events.js';
+import { lockStory } from './story.rows.js';
+
+interface CommentRow {
+  id: string;
+  story_id: string;
+  author_id: string;
+  content: string;
+  content_html: string;
+  date_posted: Date;
+}
+
+const COMMENT_COLUMNS = 'c.id, c.story_id, c.author_id, c.content, c.content_html, c.date_posted';
+
+function toComment(row: CommentRow): Comment {
+  return {
+    id: String(row.id),
+    storyId: String(row.story_id),
+    authorId: String(row.author_id),
+    content: row.content,
+    contentHtml: row.content_html,
+    datePosted: row.date_posted,
+  };
+}
+
+/** A comment together with its story's author and state, for the rules about deleting it. */
+export interface CommentInStory {
+  comment: Comment;
+  storyAuthorId: string;
+  storyPublished: boolean;
+}
+
+/** SQL access to votes and comments, with their events. */
+export class EngagementRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * Sets (or, with `value` undefined, withdraws) the vote of `userId` on story `storyId` under the
+   * story's lock, after `check` (the service's rules) saw the story. Writes StoryRated only when
+   * the vote changed. Returns the vote now. NOT_FOUND when there is no such story.
+   */
+  async setVote(storyId: string, userId: string, value: RatingValue | undefined, check: (story: Story) => void): Promise<RatingValue | undefined> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        check(await lockStory(client, storyId));
+        const { rows } = await client.query<{ value: RatingValue }>('SELECT value FROM story_ratings WHERE story_id = $1 AND user_id = $2', [storyId, userId]);
+        const previous = rows[0]?.value;
+        if (previous === value) return value;
+        if (value === undefined) {
+          await client.query('DELETE FROM story_ratings WHERE story_id = $1 AND user_id = $2', [storyId, userId]);
+        } else {
+          await client.query(
+            `INSERT INTO story_ratings (story_id, user_id, value) VALUES ($1, $2, $3)
+             ON CONFLICT (story_id, user_id) DO UPDATE SET value = EXCLUDED.value, date_rated = now()`,
+            [storyId, userId, value],
+          );
+        }
+        await appendEvent(client, { key: storyId, payload: storyRated(storyId, userId, value, previous) });
+        return value;
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** A page of a story's comments, oldest first, after comment id `afterId`; reads `limit + 1`. */
+  async listComments(storyId: string, limit: number, afterId: string | undefined): Promise<{ comments: Comment[]; more: boolean }> {
+    try {
+      const { rows } = await this.pool.query<CommentRow>(
+        `SELECT ${COMMENT_COLUMNS} FROM comments c WHERE c.story_id = $1 AND c.id > $2 ORDER BY c.id LIMIT $3`,
+        [storyId, afterId ?? '0', limit + 1],
+      );
+      return { comments: rows.slice(0, limit).map(toComment), more: rows.length > limit };
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** Comment `id` with its story's author and state; undefined if none. */
+  async findComment(id: string): Promise<CommentInStory | undefined> {
+    try {
+      const { rows } = await this.pool.query<CommentRow & { story_author_id: string; story_published: boolean }>(
+        `SELECT ${COMMENT_COLUMNS}, s.author_id AS story_author_id, s.published AS story_published
+         FROM comments c JOIN stories s ON s.id = c.story_id WHERE c.id = $1`,
+        [id],
+      );
+      const row = rows[0];
+      return row && { comment: toComment(row), storyAuthorId: String(row.story_author_id), storyPublished: row.story_published };
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Adds a comment by `authorId` to story `storyId` under the story's lock, after `check` saw the
+   * story, with its CommentCreated event. NOT_FOUND when there is no such story.
+   */
+  async createComment(storyId: string, comment: { authorId: string; content: string; contentHtml: string }, check: (story: Story) => void): Promise<Comment> {
+    try {
+      return await withTransaction(this.pool, async (client) => {
+        check(await lockStory(client, storyId));
+        const { rows } = await client.query<CommentRow>(
+          `INSERT INTO comments AS c (story_id, author_id, content, content_html) VALUES ($1, $2, $3, $4) RETURNING ${COMMENT_COLUMNS}`,
+          [storyId, comment.authorId, comment.content, comment.contentHtml],
+        );
+        const created = toComment(rows[0]!);
+        await appendEvent(client, { key: created.id, payload: commentCreated(created) });
+        return created;
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** Deletes comment `id` after `check` saw it, with its CommentDeleted event. NOT_FOUND if none. */
+  async deleteComment(id: string, check: (found: CommentInStory) => void): Promise<void> {
+    try {
+      await withTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<CommentRow & { story_author_id: string; story_published: boolean }>(
+          `SELECT ${COMMENT_COLUMNS}, s.author_id AS story_author_id, s.published AS story_published
+           FROM comments c JOIN stories s ON s.id = c.story_id WHERE c.id = $1 FOR UPDATE OF c`,
+          [id],
+        );
+        const row = rows[0];
+        if (!row) throw AppError.notFound('comment');
+        const found = { comment: toComment(row), storyAuthorId: String(row.story_author_id), storyPublished: row.story_published };
+        check(found);
+        await client.query('DELETE FROM comments WHERE id = $1', [id]);
+        await appendEvent(client, { key: found.comment.id, payload: commentDeleted(found.comment) });
+      });
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+}
+
+/** Deletes every comment of story `storyId` inside `client`'s transaction, each with its CommentDeleted event. */
+export async function deleteCommentsOfStory(client: pg.PoolClient, storyId: string): Promise<void> {
+  const { rows } = await client.query<CommentRow>(`DELETE FROM comments c WHERE c.story_id = $1 RETURNING ${COMMENT_COLUMNS}`, [storyId]);
+  for (const row of rows.sort((a, b) => Number(a.id) - Number(b.id))) {
+    await appendEvent(client, { key: String(row.id), payload: commentDeleted(toComment(row)) });
+  }
+}
