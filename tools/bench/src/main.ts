@@ -4,12 +4,14 @@ import { createGrpcClient } from '@inkwell/grpc';
 import { UsersService } from '@inkwell/proto/users';
 import { ensureDatabase, stackEnv, startSystem } from '@inkwell/testing';
 import { runLoad, type LoadResult } from './load.runner.js';
+import { writeSection } from './report.writer.js';
 import type { BenchContext, Suite } from './suite.js';
+import { authSuite } from './suites/auth.suite.js';
 import { messagesSuite } from './suites/messages.suite.js';
 import { storiesSuite } from './suites/stories.suite.js';
 
 /** Every suite of `npm run bench`: one line per area. */
-const SUITES: readonly Suite[] = [storiesSuite, messagesSuite];
+const SUITES: readonly Suite[] = [storiesSuite, messagesSuite, authSuite];
 
 const HELP = `npm run bench -- [options]
 
@@ -22,6 +24,7 @@ closed loop of concurrent requests. Prints a Markdown table (p50, p95, p99, req/
   --concurrency <n>     requests in flight (default 4)
   --duration <s>        measured seconds per scenario (default 20)
   --warmup <s>          unmeasured seconds before each (default 3)
+  --write <file>        also write each suite's section into this Markdown file (e.g. docs/benchmarks.md)
 `;
 
 /** `npm run bench`: see HELP. */
@@ -33,6 +36,7 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '4' },
       duration: { type: 'string', default: '20' },
       warmup: { type: 'string', default: '3' },
+      write: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -59,11 +63,12 @@ async function main(): Promise<void> {
 
   process.stderr.write('==> starting the system on the benchmark database\n');
   // Real tokens and the real pipeline, but rate limits far above what a benchmark sends.
+  // BENCH_NOAUTH opens /bench-noauth/api/v1 (the API without auth and rate limits) for the auth suite.
   const system = await startSystem({
     stack: { ...stack, databaseUrl },
     ports: 'free',
     seedDemoData: false,
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000' },
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000', BENCH_NOAUTH: 'true' },
   });
   const users = createGrpcClient(UsersService, system.addresses.users ?? fail('no users service'), { defaultDeadlineMs: 15_000 });
   const context: BenchContext = {
@@ -78,8 +83,17 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   try {
     for (const suite of suites) {
-      const scenarios = await suite.scenarios(context);
-      lines.push(`### ${suite.name}: ${suite.dataSet}`, '', `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), the load generator, gateway, services and Postgres all on it; ${concurrency} requests in flight, ${durationMs / 1000} s per row after ${warmupMs / 1000} s of warm-up.`, '');
+      const section: string[] = [`### ${suite.name}: ${suite.dataSet}`, ''];
+      if (suite.report !== undefined) {
+        process.stderr.write(`==> ${suite.name}\n`);
+        section.push(...(await suite.report(context)), '');
+        lines.push(...section);
+        if (values.write !== undefined) writeSection(values.write, suite.name, section);
+        continue;
+      }
+      const scenarios = (await suite.scenarios?.(context)) ?? [];
+      const sectionStart = lines.length;
+      lines.push(...section, `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), the load generator, gateway, services and Postgres all on it; ${concurrency} requests in flight, ${durationMs / 1000} s per row after ${warmupMs / 1000} s of warm-up.`, '');
       lines.push('| query | p50 ms | p95 ms | p99 ms | req/s | errors | load avg | index used |', '|---|---|---|---|---|---|---|---|');
       for (const scenario of scenarios) {
         process.stderr.write(`==> ${suite.name}: ${scenario.name}\n`);
@@ -93,6 +107,7 @@ async function main(): Promise<void> {
         lines.push(line);
       }
       lines.push('');
+      if (values.write !== undefined) writeSection(values.write, suite.name, lines.slice(sectionStart));
     }
   } finally {
     users.close();

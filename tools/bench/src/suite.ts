@@ -22,12 +22,18 @@ export interface Scenario {
   readonly target?: boolean;
 }
 
-/** A set of scenarios of one area (messages, stories, ...), with the data it needs. */
+/**
+ * A set of scenarios of one area (messages, stories, ...), with the data it needs. A suite either
+ * lists `scenarios` (the runner measures each and prints the standard table) or measures in its
+ * own way and returns its Markdown with `report` (e.g. a comparison of two variants).
+ */
 export interface Suite {
   readonly name: string;
   /** Describes the data set, for the report ("1,000,000 messages between 10,000 users"). */
   readonly dataSet: string;
   /** Makes sure the benchmark database holds the suite's data (seeds it when missing). */
   prepare(databaseUrl: string): Promise<void>;
-  scenarios(context: BenchContext): Promise<Scenario[]>;
+  scenarios?(context: BenchContext): Promise<Scenario[]>;
+  /** The suite's own measurement: Markdown lines printed under its heading instead of the table. */
+  report?(context: BenchContext): Promise<string[]>;
 }
