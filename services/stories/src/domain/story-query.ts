@@ -5,7 +5,7 @@ import type { StoryStatus } from './story.js';
  * How many matches of a full-text query are ranked by relevance (docs/api/stories.md, "Search"):
  * a relevance-sorted list ends after them.
  */
-export const SEARCH_CANDIDATES = 1000;
+export const SEARCH_CANDIDATES = 500;
 
 /**
  * The number of view-count tiers candidates are taken from, most-viewed first: all matches among
