@@ -272,6 +272,18 @@ describe('OAuth bad input: a clear error each time, never a 500', () => {
     await within(1_000, async () => (await api('/users/me', tokens.access_token)).status === 401);
   });
 
+  it('the debug callback shows what came back, escaped, and says when nothing did', async () => {
+    const shown = await fetch(`${stack.origin}/oauth/debug-callback?code=iwk_ac_abc&state=${encodeURIComponent('<script>x</script>')}`);
+    expect(shown.status).toBe(200);
+    const text = await shown.text();
+    expect(text).toContain('iwk_ac_abc');
+    expect(text).toContain('&lt;script&gt;x&lt;/script&gt;');
+    expect(text).not.toContain('<script>');
+    expect((await fetch(`${stack.origin}/oauth/debug-callback`)).status).toBe(400);
+    const denied = await (await fetch(`${stack.origin}/oauth/debug-callback?error=access_denied&error_description=no`)).text();
+    expect(denied).toContain('access_denied: no');
+  });
+
   it('the token endpoint answers RFC 6749 errors for bad clients, grants and bodies', async () => {
     const token = (body: string, headers: Record<string, string> = {}) =>
       fetch(`${stack.origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });

@@ -11,6 +11,7 @@ import { registerIntrospectRoutes } from '../oauth/introspect.routes.js';
 import { registerMetadataRoutes } from '../oauth/metadata.routes.js';
 import { registerRevokeRoutes } from '../oauth/revoke.routes.js';
 import { registerTokenRoutes } from '../oauth/token.routes.js';
+import { registerDebugCallbackPage } from '../pages/debug-callback.page.js';
 import { registerDeveloperPage } from '../pages/developer.page.js';
 import { createPageContext } from '../pages/page-context.js';
 import { SessionStore } from '../pages/session.store.js';
@@ -84,6 +85,7 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
       registerIntrospectRoutes(app, { users, issuer, logger });
       registerAccountPages(app, { pages, users });
       registerDeveloperPage(app, { pages, users, issuer });
+      registerDebugCallbackPage(app, issuer);
     },
     close: () => revocations.close(),
   };

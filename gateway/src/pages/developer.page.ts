@@ -111,7 +111,8 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
       const name = (form.get('name') ?? '').trim();
       const scopes = form.getAll('scope');
       const days = Number(form.get('lifetime_days') ?? '90');
-      if (scopes.length === 0 || !scopes.every(isScope)) return render(req, res, open, 400, { errors: ['Choose at least one scope.'] });
+      // No scope at all is allowed: such a token reads public data and resolves `me`.
+      if (!scopes.every(isScope)) return render(req, res, open, 400, { errors: ['Choose scopes from the list.'] });
       if (!(TOKEN_LIFETIMES_DAYS as readonly number[]).includes(days)) return render(req, res, open, 400, { errors: ['Choose a lifetime from the list.'] });
       try {
         const created = await users.createPersonalToken(
