@@ -214,6 +214,25 @@ describe('OAuth bad input: a clear error each time, never a 500', () => {
     expect((await browser.get('/developer')).location).toMatch(/^\/signin/);
   });
 
+  it('repeated wrong passwords lock the sign-in for a while: a 429 page with the back-off as Retry-After', async () => {
+    const target = await createTestUser(stack.system);
+    const browser = new WebClient(stack.origin);
+    const attempt = async (password: string) => {
+      const fields = hiddenFields((await browser.get('/signin')).text, '/signin');
+      fields.set('login', target.name);
+      fields.set('password', password);
+      return browser.post('/signin', fields);
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attempt('wrong password')).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400]);
+    const locked = await attempt(target.password);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(locked.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+    expect(locked.text).toContain('Too many failed attempts');
+  });
+
   it('a form without the session CSRF token, or from another site, is refused', async () => {
     const browser = new WebClient(stack.origin);
     await browser.get('/signin');

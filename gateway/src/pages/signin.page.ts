@@ -43,15 +43,16 @@ export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesD
       const again = (status: number, message: string, headers?: Record<string, string>): void =>
         sendPage(res, status, signInPage({ csrf: session.session.csrf, returnTo, login, error: message }), { headers });
       if (login === '' || password === '') return again(400, 'Enter your name or e-mail address and your password.');
+      let retryAfter: unknown;
       try {
-        const { user } = await users.authenticate({ login, password }, { caller: pages.caller(req) });
+        const { user } = await users.authenticate({ login, password }, { caller: pages.caller(req), onResponseHeaders: (metadata) => (retryAfter = metadata.get('retry-after')[0]) });
         if (user === undefined) throw new Error('Authenticate answered without a user');
         await pages.signIn(req, res, { id: user.id, name: user.name });
         sendRedirect(res, returnTo);
       } catch (error) {
         if (isAppError(error) && error.code === ErrorCode.UNAUTHENTICATED) return again(400, 'That name or e-mail address and password do not match an account.');
         if (isAppError(error) && error.code === ErrorCode.RESOURCE_EXHAUSTED) {
-          const seconds = retryAfterSeconds(error);
+          const seconds = retryAfterSeconds(retryAfter);
           return again(429, `Too many failed attempts. Try again in ${seconds} seconds.`, { 'Retry-After': String(seconds) });
         }
         throw error;
@@ -109,10 +110,9 @@ export function queryParam(req: GatewayRequest, name: string): string | null {
   return start === -1 ? null : new URLSearchParams(url.slice(start + 1)).get(name);
 }
 
-/** Seconds a RESOURCE_EXHAUSTED answer asks to wait (its `retry-after` metadata), at least 1; 60 when it says nothing. */
-function retryAfterSeconds(error: { cause?: unknown }): number {
-  const metadata = (error.cause as { metadata?: { get(key: string): unknown[] } } | undefined)?.metadata;
-  const value = Number(metadata?.get('retry-after')[0]);
+/** Seconds a locked sign-in asks to wait (the users service's `retry-after` response header), at least 1; 60 when it says nothing. */
+function retryAfterSeconds(header: unknown): number {
+  const value = Number(header);
   return Number.isFinite(value) && value >= 1 ? Math.ceil(value) : 60;
 }
 
