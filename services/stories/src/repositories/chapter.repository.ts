@@ -50,11 +50,12 @@ export class ChapterRepository {
   /** Chapter `id` (with content when `withContent`) and its story's author and state. */
   async findById(id: string, withContent: boolean): Promise<ChapterInStory | undefined> {
     try {
-      const { rows } = await this.pool.query<ChapterStoryRow>(
-        `SELECT ${chapterColumns(withContent)}, s.author_id, s.published AS story_published
+      const { rows } = await this.pool.query<ChapterStoryRow>({
+        name: withContent ? 'chapters.read-one-content' : 'chapters.read-one',
+        text: `SELECT ${chapterColumns(withContent)}, s.author_id, s.published AS story_published
          FROM chapters c JOIN stories s ON s.id = c.story_id WHERE c.id = $1`,
-        [id],
-      );
+        values: [id],
+      });
       return rows[0] && toChapterInStory(rows[0]);
     } catch (error) {
       throw translatePgError(error);

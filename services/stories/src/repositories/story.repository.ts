@@ -68,10 +68,12 @@ export class StoryRepository {
   async findByIds(ids: readonly string[], draftsOf: string | null): Promise<Story[]> {
     if (ids.length === 0) return [];
     try {
-      const { rows } = await this.pool.query<StoryRow>(
-        `SELECT ${storyColumns('$2')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = ANY($1::bigint[])`,
-        [ids, draftsOf],
-      );
+      // A named statement: planned once per connection, which saves more than the query takes.
+      const { rows } = await this.pool.query<StoryRow>({
+        name: 'stories.read-many',
+        text: `SELECT ${storyColumns('$2')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = ANY($1::bigint[])`,
+        values: [ids, draftsOf],
+      });
       const byId = new Map(rows.map((row) => [String(row.id), toStory(row)]));
       return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     } catch (error) {

@@ -131,10 +131,11 @@ export async function lockStory(client: Tx, id: string): Promise<Story> {
 
 /** Story `id` as stored, with its chapter ids (all of them when `allChapters`). */
 export async function readStory(client: Tx | pg.Pool, id: string, draftsOf: string | null, allChapters = false): Promise<Story | undefined> {
-  const draftsParam = allChapters ? 's.author_id' : '$2';
+  // Named statements: planned once per connection (the plan is the same for every id).
   const { rows } = await client.query<StoryRow>(
-    `SELECT ${storyColumns(draftsParam)} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = $1`,
-    allChapters ? [id] : [id, draftsOf],
+    allChapters
+      ? { name: 'stories.read-one-all-chapters', text: `SELECT ${storyColumns('s.author_id')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = $1`, values: [id] }
+      : { name: 'stories.read-one', text: `SELECT ${storyColumns('$2')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = $1`, values: [id, draftsOf] },
   );
   return rows[0] && toStory(rows[0]);
 }
