@@ -156,9 +156,14 @@ describe('story and chapter writes over gRPC', () => {
     expect(same.dateModified).toEqual(before.dateModified);
     const changed = (await h.client.updateStory({ id, status: StoryStatus.COMPLETE, contentRating: ContentRating.TEEN, tags: { ids: ['c:2'] } }, ada)).story!;
     expect(changed).toMatchObject({ title: 'Original', status: StoryStatus.COMPLETE, contentRating: ContentRating.TEEN, tagIds: ['c:2'] });
+    const chapter = await addChapter(id, false);
+    const storyBefore = await getStory(id);
+    const unchanged = (await h.client.updateChapter({ id: chapter }, ada)).chapter!;
+    expect(unchanged.content).toBe('one two three');
+    expect((await getStory(id)).dateModified).toEqual(storyBefore.dateModified);
     const cleared = (await h.client.updateStory({ id, tags: { ids: [] } }, ada)).story!;
     expect(cleared.tagIds).toEqual([]);
-    expect(await events(id)).toEqual(['StoryCreated', 'StoryUpdated', 'StoryUpdated']);
+    expect(await events(id)).toEqual(['StoryCreated', 'StoryUpdated', 'StoryUpdated', 'StoryUpdated']);
   });
 
   it('keeps tag counts exact over publishing, retagging, unpublishing and deleting', async () => {

@@ -38,8 +38,8 @@ export interface ChapterChange {
   now: Date;
 }
 
-/** What a service decided about a locked chapter: change it, or delete it. */
-export type ChapterDecision = { change: ChapterChange } | { delete: true };
+/** What a service decided about a locked chapter: change it, delete it, or leave it as it is. */
+export type ChapterDecision = { change: ChapterChange } | { delete: true } | { keep: true };
 
 type ChapterStoryRow = ChapterRow & { author_id: string; story_published: boolean };
 
@@ -130,7 +130,8 @@ export class ChapterRepository {
    * both, and applies the decision: a change (ChapterUpdated), or a delete that moves later
    * chapters up one number (ChapterDeleted, a ChapterUpdated per renumbered chapter). Either
    * way the story's totals are recounted (StoryUpdated when its snapshot changed). Returns the
-   * chapter after the change with its content, or undefined after a delete; NOT_FOUND if none.
+   * chapter after the change with its content (unchanged for `keep`), or undefined after a
+   * delete; NOT_FOUND if none.
    */
   async mutate(id: string, decide: (chapter: Chapter, story: Story) => ChapterDecision): Promise<Chapter | undefined> {
     try {
@@ -142,6 +143,7 @@ export class ChapterRepository {
         if (!rows[0]) throw AppError.notFound('chapter');
         const before = toChapter(rows[0]);
         const decision = decide(before, story);
+        if ('keep' in decision) return before;
 
         if ('delete' in decision) {
           await client.query('DELETE FROM chapters WHERE id = $1', [id]);

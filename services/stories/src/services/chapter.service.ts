@@ -140,7 +140,8 @@ export class ChapterService {
     const changesAnything = Object.values(input).some((value) => value !== undefined);
     const updated = await this.chapters.mutate(id, (chapter, story) => {
       assertChapterAuthor(chapter, story, viewer);
-      if (!changesAnything) return { change: { now: chapter.dateModified } };
+      // An empty PATCH changes nothing, not even date_modified.
+      if (!changesAnything) return { keep: true };
       if (change.published === false && chapter.published && isLastPublishedChapter(story)) {
         throw AppError.validation('/data/attributes/published', 'A published story keeps at least one published chapter: unpublish the story first.');
       }
