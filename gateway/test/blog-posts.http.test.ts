@@ -461,6 +461,28 @@ describe('the stories relationship, fed by the stories service’s events', () =
   });
 });
 
+describe('num_blog_posts of the author', () => {
+  it('follows creates and deletes of user posts (from blog.post.v1 events), and never counts site posts', async () => {
+    const author = await createTestUser(stack.system, { scopes: ['write_blog_posts'] });
+    const count = async () => (await api('GET', `/users/${author.id}`)).body.data?.attributes.num_blog_posts;
+    const until = async (expected: number) => {
+      const deadline = Date.now() + 15_000;
+      while ((await count()) !== expected) {
+        if (Date.now() > deadline) throw new Error(`num_blog_posts did not become ${expected} (is ${String(await count())})`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect(await count()).toBe(0);
+    const first = await create(author);
+    await create(author, { title: 'Second' });
+    await until(2);
+    await api('PATCH', `/blog-posts/${first.id}`, { token: author.token, body: { data: { type: 'blog_post', id: first.id, attributes: { title: 'Renamed' } } } });
+    expect((await api('DELETE', `/blog-posts/${first.id}`, { token: author.token })).status).toBe(204);
+    await sitePost('Counted for nobody');
+    await until(1);
+  });
+});
+
 describe('views', () => {
   it('count when a reader fetches the content, once per reader (user, or app for app-only tokens) per 24 hours', async () => {
     const created = await create(alice);
