@@ -1,4 +1,4 @@
-import { loadConfig } from '@inkwell/config';
+import { isolationEnv, loadConfig } from '@inkwell/config';
 import { z } from 'zod';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
@@ -16,6 +16,7 @@ const positiveInt = z.coerce.number().int().positive();
 /** The environment of the gateway process; see {@link GatewayConfig} for the parsed shape. */
 export const gatewayEnvSchema = z
   .object({
+    REDIS_KEY_PREFIX: isolationEnv.REDIS_KEY_PREFIX,
     GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
     PUBLIC_BASE_URL: httpUrl.optional(),
@@ -49,6 +50,7 @@ export const gatewayEnvSchema = z
       stories: env.STORIES_SERVICE_ADDR,
     },
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     logLevel: env.LOG_LEVEL,
     grpcDeadlineMs: env.GRPC_DEADLINE_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,

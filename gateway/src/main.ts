@@ -28,7 +28,7 @@ const HEALTH_CHECK_DEADLINE_MS = 800;
 async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const metrics = createHttpMetrics();
   const backends = createGrpcBackends(config);
-  const redis = createGatewayRedis(config.redisUrl, logger);
+  const redis = createGatewayRedis(config.redisUrl, logger, config.redisKeyPrefix);
   const links = createApiLinks(config.publicBaseUrl);
   const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, links });
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });

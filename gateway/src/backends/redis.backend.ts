@@ -4,12 +4,13 @@ import { createRedis, type Redis } from '@inkwell/redis';
 /**
  * The gateway's Redis client (rate limits, cursors and caches use it), with auto-pipelining. It
  * connects in the background and keeps reconnecting; instead of one log line per failed attempt it logs when
- * Redis goes down and when it is back (readiness reports it meanwhile).
+ * Redis goes down and when it is back (readiness reports it meanwhile). Every key it touches
+ * starts with `keyPrefix` (REDIS_KEY_PREFIX; empty in production).
  */
-export function createGatewayRedis(url: string, logger: Logger): Redis {
+export function createGatewayRedis(url: string, logger: Logger, keyPrefix = ''): Redis {
   // Commands issued in the same tick (many requests in flight each asking for their rate-limit
   // window) leave as one write: fewer syscalls on both sides of the connection.
-  const redis = createRedis(url, { enableAutoPipelining: true });
+  const redis = createRedis(url, { enableAutoPipelining: true, keyPrefix });
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Thrown at boot when the environment does not satisfy a service's configuration schema. */
 export class ConfigError extends Error {
@@ -25,3 +25,14 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   });
   throw new ConfigError(problems);
 }
+
+/**
+ * Variables every process reads to keep one Inkwell system apart from another on a shared
+ * Kafka broker and Redis server (the test suite runs several systems at once): a prefix for
+ * Kafka topics and consumer groups, and one for Redis keys. Both are empty in production.
+ * Spread into a process's schema: `z.object({ ...isolationEnv, … })`.
+ */
+export const isolationEnv = {
+  KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, dash and underscore only').default(''),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9._:-]*$/, 'letters, digits, dot, colon, dash and underscore only').default(''),
+};

@@ -4,6 +4,7 @@ import type { Logger } from '@inkwell/logging';
 import { translatePgError, withTransaction } from '@inkwell/pg';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
 import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
+import { namespaced } from './kafka.js';
 import type pg from 'pg';
 
 /** Where a record came from, for logs and for handlers that care. */
@@ -71,7 +72,7 @@ export class EventConsumer {
     this.consumerName = options.consumerName ?? options.groupId;
     this.logger = options.logger.child({ component: 'event-consumer', consumer: this.consumerName });
     // A fetch returns as soon as records exist; the wait only bounds idle polls and shutdown time.
-    this.consumer = options.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: 1_000 });
+    this.consumer = options.kafka.consumer({ groupId: namespaced(options.kafka, options.groupId), maxWaitTimeInMs: 1_000 });
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
       this.logger.error({ err: payload.error, restart: payload.restart }, 'kafka consumer crashed');
     });
@@ -88,7 +89,7 @@ export class EventConsumer {
     this.running = true;
     try {
       await this.consumer.connect();
-      await this.consumer.subscribe({ topics: [...this.options.topics], fromBeginning: this.options.fromBeginning ?? true });
+      await this.consumer.subscribe({ topics: this.options.topics.map((topic) => namespaced(this.options.kafka, topic)), fromBeginning: this.options.fromBeginning ?? true });
     } catch (error) {
       this.running = false;
       await this.consumer.disconnect().catch(() => {});

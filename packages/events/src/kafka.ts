@@ -8,6 +8,19 @@ export interface KafkaOptions {
   /** Names this process in the broker's logs and quotas, e.g. the service name. */
   clientId: string;
   logger: Logger;
+  /**
+   * Prefix of every topic and consumer group this client touches (KAFKA_NAMESPACE), so that
+   * several Inkwell systems can share one broker without reading each other's events — the
+   * test suite starts many. Empty in production.
+   */
+  namespace?: string;
+}
+
+const namespaces = new WeakMap<Kafka, string>();
+
+/** The name `topic` (or a consumer group) has on the broker for this client's namespace. */
+export function namespaced(kafka: Kafka, name: string): string {
+  return `${namespaces.get(kafka) ?? ''}${name}`;
 }
 
 /**
@@ -25,7 +38,7 @@ const EXPECTED_WARNINGS = ['Limiting retries for the idempotent producer'];
 export function createKafka(options: KafkaOptions): Kafka {
   const brokers = typeof options.brokers === 'string' ? options.brokers.split(',') : [...options.brokers];
   const logger = options.logger.child({ component: 'kafkajs' });
-  return new Kafka({
+  const kafka = new Kafka({
     clientId: options.clientId,
     brokers: brokers.map((broker) => broker.trim()).filter(Boolean),
     logLevel: logLevel.WARN,
@@ -37,6 +50,8 @@ export function createKafka(options: KafkaOptions): Kafka {
       else logger.debug(fields, message);
     },
   });
+  if (options.namespace) namespaces.set(kafka, options.namespace);
+  return kafka;
 }
 
 /** A topic to create with `ensureTopics`, when the defaults do not fit. */
@@ -51,7 +66,7 @@ export interface TopicSpec {
  * Existing topics are left as they are. Returns the names it created.
  */
 export async function ensureTopics(kafka: Kafka, topics: ReadonlyArray<string | TopicSpec>): Promise<string[]> {
-  const specs = topics.map((topic) => (typeof topic === 'string' ? { topic } : topic));
+  const specs = topics.map((topic) => (typeof topic === 'string' ? { topic } : topic)).map((spec) => ({ ...spec, topic: namespaced(kafka, spec.topic) }));
   const admin = kafka.admin();
   await admin.connect();
   try {

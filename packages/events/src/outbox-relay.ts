@@ -1,6 +1,7 @@
 import type { Logger } from '@inkwell/logging';
 import { advisoryLockKey, quoteIdentifier } from '@inkwell/pg';
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { namespaced } from './kafka.js';
 import type pg from 'pg';
 import { outboxChannel } from './append-event.js';
 
@@ -65,6 +66,8 @@ export class OutboxRelay {
   private readonly afterPublish: OutboxRelayOptions['afterPublish'];
   private readonly lockKey: string;
   private readonly producer: Producer;
+  /** The broker's name of an outbox topic (the Kafka client's namespace applied). */
+  private readonly brokerTopic: (topic: string) => string;
   private running = false;
   private producerConnected = false;
   private loop: Promise<void> | undefined;
@@ -85,6 +88,7 @@ export class OutboxRelay {
     this.cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
     this.afterPublish = options.afterPublish;
     this.lockKey = advisoryLockKey(`inkwell.outbox:${options.schema}`);
+    this.brokerTopic = (topic) => namespaced(options.kafka, topic);
     this.producer = options.kafka.producer({
       idempotent: true,
       // Bounded so a dead broker fails the send and ends the transaction holding the rows.
@@ -158,7 +162,7 @@ export class OutboxRelay {
         [this.batchSize],
       );
       if (rows.length > 0) {
-        await this.producer.sendBatch({ acks: -1, topicMessages: groupByTopic(rows) });
+        await this.producer.sendBatch({ acks: -1, topicMessages: groupByTopic(rows, this.brokerTopic) });
         await this.afterPublish?.(rows.map((row) => row.event_id));
         await client.query(`UPDATE ${this.table} SET sent_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((row) => row.id)]);
       }
@@ -243,12 +247,13 @@ export class OutboxRelay {
   }
 }
 
-function groupByTopic(rows: OutboxRow[]): Array<{ topic: string; messages: Message[] }> {
+function groupByTopic(rows: OutboxRow[], brokerTopic: (topic: string) => string): Array<{ topic: string; messages: Message[] }> {
   const byTopic = new Map<string, Message[]>();
   for (const row of rows) {
-    const messages = byTopic.get(row.topic) ?? [];
+    const topic = brokerTopic(row.topic);
+    const messages = byTopic.get(topic) ?? [];
     messages.push({ key: row.key, value: row.payload, headers: { 'event-id': row.event_id, 'event-type': row.type } });
-    byTopic.set(row.topic, messages);
+    byTopic.set(topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createGrpcClient } from '@inkwell/grpc';
 import { Health } from '@inkwell/proto/health';
 import { freePort, startProcess, type RunningProcess } from './processes.js';
@@ -62,6 +63,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     DATABASE_URL: options.stack.databaseUrl,
     REDIS_URL: options.stack.redisUrl,
     KAFKA_BROKERS: options.stack.kafkaBrokers.join(','),
+    ...(options.ports === 'free' ? isolation() : {}),
     ...options.env,
   };
   const started: RunningProcess[] = [];
@@ -105,6 +107,15 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     await stopAll(started);
     throw error;
   }
+}
+
+/**
+ * Test systems share one Kafka broker and one Redis: each gets its own topic/group namespace and
+ * key prefix so that no system consumes another's events or sees another's cursors and counters.
+ */
+function isolation(): Record<string, string> {
+  const id = randomUUID().slice(0, 8);
+  return { KAFKA_NAMESPACE: `t-${id}.`, REDIS_KEY_PREFIX: `t-${id}:` };
 }
 
 async function stopAll(processes: RunningProcess[]): Promise<void> {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { loadConfig } from '@inkwell/config';
+import { isolationEnv, loadConfig } from '@inkwell/config';
 
 const schema = z.object({
+  ...isolationEnv,
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const logger = createLogger('blog');
   const config = loadBlogConfig();
   const pool = await openBlogDatabase({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
-  const redis = createRedis(config.REDIS_URL, {}, logger);
+  const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
   const posts = new BlogPostService({
     posts: new BlogPostRepository(pool),
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     logger,
   });
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-blog', logger });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-blog', logger, namespace: config.KAFKA_NAMESPACE });
   await ensureTopics(kafka, [Topics.blogPost, Topics.storiesStory]);
   const relay = new OutboxRelay({ pool, kafka, schema: BLOG_SCHEMA, logger });
   await relay.start();

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
   const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-messaging', logger });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-messaging', logger, namespace: config.KAFKA_NAMESPACE });
   await ensureTopics(kafka, [Topics.messagingMessage]);
   const relay = new OutboxRelay({ pool, kafka, schema: MESSAGING_SCHEMA, logger });
   await relay.start();

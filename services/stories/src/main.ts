@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const config = loadStoriesConfig();
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-stories', logger });
   await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
-  const redis = createRedis(config.REDIS_URL, {}, logger);
+  const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
   const storyRepository = new StoryRepository(pool);
   const stories = new StoryService(storyRepository, new TagRepository(pool));
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     await seedDemoStories(new BulkLoadRepository(pool), await findDemoAuthors(config.USERS_SERVICE_ADDR), config.DEMO_STORIES, logger);
   }
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-stories', logger });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-stories', logger, namespace: config.KAFKA_NAMESPACE });
   await ensureTopics(kafka, [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment]);
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();

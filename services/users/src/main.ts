@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const config = loadUsersConfig();
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-users', logger });
   await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
-  const redis = createRedis(config.REDIS_URL, {}, logger);
+  const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
   const services = createUsersServices(pool, new RedisRevocationNotifier(redis, logger));
   if (config.SEED_DEMO_DATA) {
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-users', logger });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-users', logger, namespace: config.KAFKA_NAMESPACE });
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
   const authoredContent = createAuthoredContentConsumer({ kafka, pool, logger });
