@@ -220,7 +220,7 @@ export function mailboxSql(query: MailboxQuery): MailboxSql {
   return { page, pageParams, count: `SELECT ${counts.join(' + ')} AS total`, params };
 }
 
-/** An ILIKE pattern matching `text` anywhere, with `\`, `%` and `_` taken literally. */
+/** A LIKE/ILIKE pattern matching `text` anywhere, with `\`, `%` and `_` taken literally. */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
