@@ -4,7 +4,7 @@ import type { Logger } from '@inkwell/logging';
 import { translatePgError, withTransaction } from '@inkwell/pg';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
 import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
-import { namespaced } from './kafka.js';
+import { ensureTopics, namespaced } from './kafka.js';
 import type pg from 'pg';
 
 /** Where a record came from, for logs and for handlers that care. */
@@ -81,13 +81,16 @@ export class EventConsumer {
   /**
    * Subscribes and starts consuming; resolves once the consumer has joined its group (or after
    * 30 s, with a warning, if the group is slow to form), so callers know records flow from then on.
-   * Rejects when Kafka cannot be reached at all (kafkajs has retried by then); once running,
+   * Creates missing topics first. Rejects when Kafka cannot be reached at all (kafkajs has retried by then); once running,
    * broker outages are ridden out by kafkajs's own reconnects.
    */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
+      // A consumer may start before any producer has written its topics (a fresh namespace, a
+      // new cluster): create them first rather than fail the subscription.
+      await ensureTopics(this.options.kafka, this.options.topics);
       await this.consumer.connect();
       await this.consumer.subscribe({ topics: this.options.topics.map((topic) => namespaced(this.options.kafka, topic)), fromBeginning: this.options.fromBeginning ?? true });
     } catch (error) {
