@@ -467,7 +467,7 @@ describe('pagination', () => {
     expect(first.links!.first).toBe(`${stack.origin}/api/v1/stories?filter[author]=${writer.id}&sort=num_words&page[size]=2`);
     const cursor = new URL(next).searchParams.get('page[cursor]')!;
     expect(cursor).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    const key = `inkwell:cursor:${cursor}`;
+    const key = `${stack.system.redisKeyPrefix}inkwell:cursor:${cursor}`;
     expect(await redis.ttl(key)).toBeGreaterThan(3500);
 
     expect(ok(await api('GET', next)).data).toHaveLength(2);

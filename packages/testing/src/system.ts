@@ -50,6 +50,10 @@ export interface RunningSystem {
   processes: RunningProcess[];
   /** gRPC address (`127.0.0.1:<port>`) of every service started, by service name, e.g. `addresses.users`. */
   addresses: Record<string, string>;
+  /** What every process of this system prefixes its Redis keys with (empty in `fixed` mode). */
+  redisKeyPrefix: string;
+  /** What every process of this system prefixes its Kafka topics and groups with (empty in `fixed` mode). */
+  kafkaNamespace: string;
   /** Stops every process, gateway first. */
   stop(): Promise<void>;
 }
@@ -59,7 +63,7 @@ export interface RunningSystem {
  * does, and waits until each one is ready (gRPC health SERVING; gateway /readyz 200).
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
-  const stackEnv = {
+  const stackEnv: Record<string, string> = {
     DATABASE_URL: options.stack.databaseUrl,
     REDIS_URL: options.stack.redisUrl,
     KAFKA_BROKERS: options.stack.kafkaBrokers.join(','),
@@ -102,7 +106,15 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
       }),
     );
-    return { apiUrl: `${gatewayUrl}/api/v1`, gatewayUrl, processes: started, addresses: addressesByName, stop: () => stopAll(started) };
+    return {
+      apiUrl: `${gatewayUrl}/api/v1`,
+      gatewayUrl,
+      processes: started,
+      addresses: addressesByName,
+      redisKeyPrefix: stackEnv.REDIS_KEY_PREFIX ?? '',
+      kafkaNamespace: stackEnv.KAFKA_NAMESPACE ?? '',
+      stop: () => stopAll(started),
+    };
   } catch (error) {
     await stopAll(started);
     throw error;
