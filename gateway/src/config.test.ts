@@ -10,6 +10,7 @@ describe('loadGatewayConfig', () => {
       publicBaseUrl: 'http://127.0.0.1:8080',
       backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052' },
       redisUrl: 'redis://127.0.0.1:6379',
+      redisKeyPrefix: '',
       logLevel: 'info',
       grpcDeadlineMs: 5000,
       shutdownGraceMs: 10000,
