@@ -1,3 +1,5 @@
+import { escapeHtml, prng, Zipf } from '@inkwell/datagen';
+
 /** One generated message, with its id and HTML ready for COPY. */
 export interface GeneratedMessage {
   id: number;
@@ -48,48 +50,8 @@ const WORDS = [
   'fast', 'perfect', 'cover', 'art', 'title', 'change', 'suggest', 'happy', 'help', 'beta', 'reading', 'contest', 'deadline', 'prompt',
 ];
 
-/** A small, fast, seedable PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Picks 0..n-1 with probability ∝ 1/(i+1)^s. */
-class Zipf {
-  private readonly cdf: Float64Array;
-
-  constructor(n: number, s: number) {
-    this.cdf = new Float64Array(n);
-    let sum = 0;
-    for (let i = 0; i < n; i++) this.cdf[i] = sum += 1 / (i + 1) ** s;
-    for (let i = 0; i < n; i++) this.cdf[i]! /= sum;
-  }
-
-  pick(random: () => number): number {
-    const u = random();
-    let low = 0;
-    let high = this.cdf.length - 1;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.cdf[mid]! < u) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-}
-
 function pick<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length)]!;
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 /**

@@ -2,6 +2,7 @@ import { wilsonRating } from '../domain/rating.js';
 import { hotnessFromTotals } from '../domain/hotness.js';
 import type { ContentRating, StoryStatus } from '../domain/story.js';
 import { ADJECTIVES, FEELINGS, NOUNS, PLACES, TIMES, VERBS } from './vocabulary.js';
+import { escapeHtml, prng, Zipf } from '@inkwell/datagen';
 
 /** A tag as the generator needs it. */
 export interface SeedTag {
@@ -73,44 +74,6 @@ export interface GeneratorOptions {
 }
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/** A small, fast, seedable PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Picks indexes 0..n-1 with probability ∝ 1/(i+1)^s. */
-class Zipf {
-  private readonly cdf: Float64Array;
-  constructor(n: number, s: number) {
-    this.cdf = new Float64Array(n);
-    let sum = 0;
-    for (let i = 0; i < n; i++) this.cdf[i] = sum += 1 / (i + 1) ** s;
-    for (let i = 0; i < n; i++) this.cdf[i]! /= sum;
-  }
-  pick(random: () => number): number {
-    const u = random();
-    let low = 0;
-    let high = this.cdf.length - 1;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.cdf[mid]! < u) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
 
 /**
  * Paragraphs of plain text (with `*emphasis*` only) → the HTML that @inkwell/markdown renders for
