@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     `  API:      ${system.apiUrl}`,
     `  Health:   ${system.gatewayUrl}/readyz`,
     `  Metrics:  ${system.gatewayUrl}/metrics`,
-    `  Try:      curl -s ${system.apiUrl}/users/1`,
+    `  Sign in:  ${system.gatewayUrl}/signin   (developer page: ${system.gatewayUrl}/developer)`,
     ...demoLines(system.apiUrl),
     '',
     'Press Ctrl-C to stop.',
