@@ -13,9 +13,11 @@ export interface FilterKind<T> {
   normalise(value: T): string;
   /**
    * When set, the filter is declared but not available yet (e.g. `filter[bookshelf]` before the
-   * bookshelves work): any use is a 400 `invalid_parameter` with this explanation.
+   * bookshelves work): any use is a 400 with this explanation.
    */
   readonly unavailable?: string;
+  /** The API error code of a rejected value (default `invalid_parameter`). */
+  readonly errorCode?: string;
 }
 
 /** An inclusive integer range; a missing side is unbounded. */
@@ -212,8 +214,16 @@ export const filters = {
     return kind(schema, normalise);
   },
 
-  /** A filter that exists in the API but is not available yet: every use is a 400 saying `why`. */
-  unavailable(why: string): FilterKind<unknown> {
-    return { schema: z.string().transform((_text, ctx): unknown => fail(ctx, why)), normalise: () => '', unavailable: why };
+  /**
+   * A filter that exists in the API but is not available yet: every use is a 400 saying `why`,
+   * with `errorCode` when the contract names a more precise one than `invalid_parameter`.
+   */
+  unavailable(why: string, errorCode?: string): FilterKind<unknown> {
+    return {
+      schema: z.string().transform((_text, ctx): unknown => fail(ctx, why)),
+      normalise: () => '',
+      unavailable: why,
+      ...(errorCode === undefined ? {} : { errorCode }),
+    };
   },
 } as const;

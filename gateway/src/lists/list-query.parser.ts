@@ -60,7 +60,7 @@ export function parseListQuery<F extends FilterSpecs, S extends string, P extend
         throw AppError.badParameter(name, `Unknown filter "${filterName}". ${known.length === 0 ? 'This list has no filters.' : `Filters here: ${known.join(', ')}.`}`);
       }
       const parsed = kind.schema.safeParse(value);
-      if (!parsed.success) throw AppError.badParameter(name, `${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'}.`);
+      if (!parsed.success) throw AppError.badParameter(name, `${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'}.`, kind.errorCode);
       filterValues[filterName] = parsed.data;
       return;
     }

@@ -31,7 +31,7 @@ export interface StoriesRoutesDeps {
 /** Longest `query` search text on GET /stories, in characters. */
 export const MAX_STORY_QUERY_CHARS = 200;
 const INT32_MAX = 2_147_483_647;
-const BOOKSHELVES_PENDING = 'arrives with the bookshelves work and is not available yet.';
+const BOOKSHELVES_PENDING = 'arrives with the bookshelves work and is not available yet';
 
 /** Sort fields shared by GET /stories and GET /users/:id/stories, with their proto enum. */
 const SORT_FIELDS = {
@@ -72,13 +72,14 @@ export const STORY_LIST = defineListSpec({
     date_published: filters.dateRange(),
     tags: filters.tags(),
     bookshelf: filters.unavailable(`filter[bookshelf] ${BOOKSHELVES_PENDING}`),
-    unread: filters.unavailable(`filter[unread] ${BOOKSHELVES_PENDING}`),
+    // Until bookshelves exist no caller owns one, so every use breaks the owned-bookshelf rule.
+    unread: filters.unavailable('filter[unread] needs a filter[bookshelf] that you own, and bookshelves are not available yet', 'unread_requires_owned_bookshelf'),
   },
   sort: {
     fields: Object.keys(SORT_FIELDS) as StorySortName[],
     default: '-date_published',
     relevance: 'relevance',
-    unavailable: { date_added: `sort=date_added ${BOOKSHELVES_PENDING}` },
+    unavailable: { date_added: `sort=date_added ${BOOKSHELVES_PENDING}.` },
   },
   search: { maxLength: MAX_STORY_QUERY_CHARS },
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
@@ -98,7 +99,7 @@ export const USER_STORY_LIST = defineListSpec({
   sort: {
     fields: (Object.keys(SORT_FIELDS) as StorySortName[]).filter((field) => field !== 'relevance'),
     default: '-date_published',
-    unavailable: { relevance: 'sort=relevance needs a search; GET /users/:id/stories has none.', date_added: `sort=date_added ${BOOKSHELVES_PENDING}` },
+    unavailable: { relevance: 'sort=relevance needs a search; GET /users/:id/stories has none.', date_added: `sort=date_added ${BOOKSHELVES_PENDING}.` },
   },
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
 });
