@@ -1,15 +1,17 @@
 import type { RouteDefinition } from '../routing/route.types.js';
 import { blogPostsRoutes, type BlogPostsRoutesDeps } from './blog-posts.routes.js';
 import { chaptersRoutes, type ChaptersRoutesDeps } from './chapters.routes.js';
+import { commentsRoutes, type CommentsRoutesDeps } from './comments.routes.js';
 import { privateMessagesRoutes, type PrivateMessagesRoutesDeps } from './private-messages.routes.js';
+import { ratingsRoutes, type RatingsRoutesDeps } from './ratings.routes.js';
 import { storiesRoutes, type StoriesRoutesDeps } from './stories.routes.js';
 import { tagsRoutes, type TagsRoutesDeps } from './tags.routes.js';
 import { usersRoutes, type UsersRoutesDeps } from './users.routes.js';
 
 /** Everything the API's route files need; main.ts builds it once. */
-export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps & BlogPostsRoutesDeps;
+export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps & BlogPostsRoutesDeps & CommentsRoutesDeps & RatingsRoutesDeps;
 
 /** Every route of /api/v1: one line per domain file. */
 export function apiRoutes(deps: ApiRoutesDeps): RouteDefinition[] {
-  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps), ...blogPostsRoutes(deps)];
+  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps), ...blogPostsRoutes(deps), ...commentsRoutes(deps), ...ratingsRoutes(deps)];
 }

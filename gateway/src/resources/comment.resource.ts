@@ -1,0 +1,43 @@
+import type { Comment } from '@inkwell/proto/stories';
+import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
+import { defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { timestampToApiDate } from './user.resource.js';
+
+/** The JSON:API type of comments. */
+export const COMMENT_TYPE = 'comment';
+
+/**
+ * The comment type (contract §3): `content` is written on create, `content_html` and
+ * `date_posted` are the server's; `author` and `story` are set by the server (the caller and
+ * the URL's story). Nothing is opt-in: a comment list is read for its text.
+ */
+export const COMMENT_SCHEMA = defineResourceSchema({
+  type: COMMENT_TYPE,
+  attributes: ['content', 'content_html', 'date_posted'],
+  relationships: { author: { type: 'user', many: false }, story: { type: 'story', many: false } },
+});
+
+/** What POST /stories/:id/comments accepts: `content`, required, non-empty after trimming, at most 1 MiB (contract §10). */
+export const COMMENT_WRITE = defineWriteSpec({
+  resource: COMMENT_SCHEMA,
+  attributes: { content: writeValues.nonEmptyText() },
+  required: ['content'],
+});
+
+/**
+ * Maps a stories.v1 Comment to its JSON:API resource: `date_posted` in ISO 8601 UTC, linkage to
+ * the author and the story. No `links.self`: comments have no GET-by-id endpoint (contract §10).
+ */
+export function toCommentResource(comment: Comment): ResourceObject {
+  return resourceObject(
+    COMMENT_TYPE,
+    comment.id,
+    { content: comment.content, content_html: comment.contentHtml, date_posted: timestampToApiDate(comment.datePosted) },
+    {
+      relationships: {
+        author: { data: { type: 'user', id: comment.authorId } },
+        story: { data: { type: 'story', id: comment.storyId } },
+      },
+    },
+  );
+}
