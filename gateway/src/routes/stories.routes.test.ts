@@ -31,7 +31,7 @@ describe('GET /stories parameters', () => {
   it('says that bookshelf filters and sort=date_added arrive with bookshelves', () => {
     for (const [text, code, parameter] of [
       ['filter[bookshelf]=1', 'invalid_parameter', 'filter[bookshelf]'],
-      ['filter[unread]=true', 'invalid_parameter', 'filter[unread]'],
+      ['filter[unread]=true', 'unread_requires_owned_bookshelf', 'filter[unread]'],
       ['sort=date_added', 'invalid_sort', 'sort'],
     ] as const) {
       const [gotCode, gotParameter, detail] = reason(() => parseListQuery(STORY_LIST, q(text)));
