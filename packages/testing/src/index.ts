@@ -3,3 +3,4 @@ export { ensureDatabase, dropSchemas, withDatabase } from './database.js';
 export { startProcess, freePort, type RunningProcess, type StartProcessOptions } from './processes.js';
 export { startSystem, SERVICES, type RunningSystem, type SystemOptions } from './system.js';
 export { createTestUser, createAppToken, type TestUser, type TestUserOptions, type AppToken, type AppTokenOptions, type UsersTarget } from './test-users.js';
+export { createTestTopics, type TestTopics } from './test-topics.js';

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { create, toBinary } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { create } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka, ensureTopics, type EventConsumer, type EventPayloadInit } from '@inkwell/events';
-import { EventEnvelopeSchema } from '@inkwell/proto/events';
+import type { EventConsumer, EventPayloadInit } from '@inkwell/events';
 import { StorySnapshotSchema } from '@inkwell/proto/stories';
-import { stackEnv } from '@inkwell/testing';
-import type { Kafka, Producer } from 'kafkajs';
+import { createTestTopics, type TestTopics } from '@inkwell/testing';
 import { createStoryConsumer } from '../src/consumers/story.consumer.js';
 import { logger, startBlogHarness, user, type BlogHarness } from './support.js';
 
-const suffix = randomUUID().slice(0, 8);
-const topic = `test.blog.stories.${suffix}`;
 
 function storyEvent(kind: 'storyCreated' | 'storyUpdated' | 'storyDeleted', storyId: string, published: boolean): EventPayloadInit {
   const story = create(StorySnapshotSchema, { storyId, authorId: '1', title: 'A story', published });
@@ -20,37 +15,25 @@ function storyEvent(kind: 'storyCreated' | 'storyUpdated' | 'storyDeleted', stor
 
 describe('the stories consumer keeps the blog’s copy of published stories', () => {
   let h: BlogHarness;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: TestTopics;
+  let topic: string;
   let consumer: EventConsumer;
 
   beforeAll(async () => {
     h = await startBlogHarness('inkwell_test_blog_consumer');
-    kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: `blog-test-${suffix}`, logger });
-    await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
-    producer = kafka.producer();
-    await producer.connect();
-    consumer = createStoryConsumer({ kafka, pool: h.pool, logger, topic, groupId: `blog-test-${suffix}` });
+    kafka = await createTestTopics('blog-consumer', ['stories']);
+    topic = kafka.topics[0]!;
+    consumer = createStoryConsumer({ kafka: kafka.kafka, pool: h.pool, logger, topic, groupId: kafka.groupId });
     await consumer.start();
   });
 
   afterAll(async () => {
     await consumer?.stop();
-    await producer?.disconnect();
-    if (kafka) {
-      const admin = kafka.admin();
-      await admin.connect();
-      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
-      await admin.disconnect();
-    }
+    await kafka?.close();
     await h?.close();
   });
 
-  async function send(payload: EventPayloadInit, key: string, occurredAt: Date, eventId: string = randomUUID()): Promise<string> {
-    const envelope = create(EventEnvelopeSchema, { eventId, key, occurredAt: timestampFromDate(occurredAt), payload });
-    await producer.send({ topic, messages: [{ key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) }] });
-    return eventId;
-  }
+  const send = (payload: EventPayloadInit, key: string, occurredAt: Date, eventId: string = randomUUID()) => kafka.sendEvent(topic, key, payload, { eventId, occurredAt });
 
   async function state(storyId: string): Promise<{ published: boolean; deleted: boolean } | undefined> {
     const { rows } = await h.pool.query<{ published: boolean; deleted: boolean }>('SELECT published, deleted FROM known_stories WHERE id = $1', [storyId]);

@@ -1,25 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka, ensureTopics, type EventConsumer } from '@inkwell/events';
+import type { EventConsumer } from '@inkwell/events';
 import { ErrorCode } from '@inkwell/errors';
 import { createLogger } from '@inkwell/logging';
 import { RatingValue } from '@inkwell/proto/stories';
-import { stackEnv } from '@inkwell/testing';
-import type { Kafka, Producer } from 'kafkajs';
+import { createTestTopics, type TestTopics } from '@inkwell/testing';
 import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
 import { wilsonRating } from '../src/domain/rating.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
 import { StoryStatsService } from '../src/services/story-stats.service.js';
 import { author, caller, startStories, type StoriesHarness } from './harness.js';
 
-const suffix = randomUUID().slice(0, 8);
-const topic = `test.stories.engagement.${suffix}`;
 const logger = createLogger('stories-engagement-test');
 
 describe('votes and comments over gRPC, and the counts they drive', () => {
   let h: StoriesHarness;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: TestTopics;
+  let topic: string;
   let consumer: EventConsumer;
   const writer = author('401');
   const reader = (userId: string) => caller({ userId }, ['write_ratings', 'write_comments']);
@@ -33,23 +29,15 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
     await h.client.updateStory({ id: published, published: true }, writer);
     draft = (await h.client.createStory({ title: 'Not yet' }, writer)).story!.id;
 
-    kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: `stories-engagement-test-${suffix}`, logger });
-    await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
-    producer = kafka.producer();
-    await producer.connect();
-    consumer = createStoryStatsConsumer({ kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: [topic], groupId: `stories-engagement-test-${suffix}` });
+    kafka = await createTestTopics('stories-engagement', ['engagement']);
+    topic = kafka.topics[0]!;
+    consumer = createStoryStatsConsumer({ kafka: kafka.kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: kafka.topics, groupId: kafka.groupId });
     await consumer.start();
   });
 
   afterAll(async () => {
     await consumer?.stop();
-    await producer?.disconnect();
-    if (kafka) {
-      const admin = kafka.admin();
-      await admin.connect();
-      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
-      await admin.disconnect();
-    }
+    await kafka?.close();
     await h?.close();
   });
 
@@ -114,8 +102,8 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
       "SELECT payload FROM outbox WHERE type IN ('inkwell.stories.v1.StoryRated', 'inkwell.stories.v1.CommentCreated', 'inkwell.stories.v1.CommentDeleted') ORDER BY id",
     );
     const messages = rows.map((row) => ({ key: published, value: row.payload }));
-    await producer.send({ topic, messages });
-    await producer.send({ topic, messages });
+    await kafka.send(topic, messages);
+    await kafka.send(topic, messages);
     const deadline = Date.now() + 20_000;
     let story = before;
     while (Date.now() < deadline) {

@@ -1,22 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka, ensureTopics, type EventConsumer } from '@inkwell/events';
+import type { EventConsumer } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
-import { stackEnv } from '@inkwell/testing';
-import type { Kafka, Producer } from 'kafkajs';
+import { createTestTopics, type TestTopics } from '@inkwell/testing';
 import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
 import { StoryStatsService } from '../src/services/story-stats.service.js';
 import { author, caller, startStories, type StoriesHarness } from './harness.js';
 
-const suffix = randomUUID().slice(0, 8);
-const topic = `test.stories.story.${suffix}`;
 const logger = createLogger('stories-views-test');
 
 describe('views: counted once per reader and chapter per day, applied from StoryViewed events', () => {
   let h: StoriesHarness;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: TestTopics;
+  let topic: string;
   let consumer: EventConsumer;
   const writer = author('301');
   let storyId = '';
@@ -30,23 +26,15 @@ describe('views: counted once per reader and chapter per day, applied from Story
     draftChapterId = (await h.client.createChapter({ storyId, title: 'Two', content: 'Not yet.', published: false }, writer)).chapter!.id;
     await h.client.updateStory({ id: storyId, published: true }, writer);
 
-    kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: `stories-views-test-${suffix}`, logger });
-    await ensureTopics(kafka, [{ topic, numPartitions: 1 }]);
-    producer = kafka.producer();
-    await producer.connect();
-    consumer = createStoryStatsConsumer({ kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: [topic], groupId: `stories-views-test-${suffix}` });
+    kafka = await createTestTopics('stories-views', ['story']);
+    topic = kafka.topics[0]!;
+    consumer = createStoryStatsConsumer({ kafka: kafka.kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: kafka.topics, groupId: kafka.groupId });
     await consumer.start();
   });
 
   afterAll(async () => {
     await consumer?.stop();
-    await producer?.disconnect();
-    if (kafka) {
-      const admin = kafka.admin();
-      await admin.connect();
-      await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
-      await admin.disconnect();
-    }
+    await kafka?.close();
     await h?.close();
   });
 
@@ -88,10 +76,10 @@ describe('views: counted once per reader and chapter per day, applied from Story
   it('counts each event once on the story and the chapter, and heats the story', async () => {
     const before = await counts();
     const events = await viewEvents();
-    await producer.send({ topic, messages: events.map((value) => ({ key: storyId, value })) });
+    await kafka.send(topic, events.map((value) => ({ key: storyId, value })));
     await until(async () => (await counts()).story === before.story + 3);
     // Redelivery of the same events changes nothing.
-    await producer.send({ topic, messages: events.map((value) => ({ key: storyId, value })) });
+    await kafka.send(topic, events.map((value) => ({ key: storyId, value })));
     const { rows } = await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events');
     await until(async () => Number((await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events')).rows[0]!.n) >= Number(rows[0]!.n));
     await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { create, toBinary } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKafka, ensureTopics, type EventConsumer, type EventPayloadInit } from '@inkwell/events';
+import type { EventConsumer, EventPayloadInit } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { BlogPostSnapshotSchema } from '@inkwell/proto/blog';
-import { EventEnvelopeSchema } from '@inkwell/proto/events';
 import { StorySnapshotSchema } from '@inkwell/proto/stories';
-import { stackEnv } from '@inkwell/testing';
-import type { Kafka, Producer } from 'kafkajs';
+import { createTestTopics, type TestTopics } from '@inkwell/testing';
 import { createAuthoredContentConsumer } from '../src/consumers/authored-content.consumer.js';
 import { startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
 
-const suffix = randomUUID().slice(0, 8);
-const storyTopic = `test.users.stories.${suffix}`;
-const blogTopic = `test.users.blog.${suffix}`;
 const logger = createLogger('users-test');
 
 function story(kind: 'storyCreated' | 'storyUpdated' | 'storyDeleted', storyId: string, authorId: string, published: boolean): EventPayloadInit {
@@ -26,8 +21,9 @@ function post(kind: 'blogPostCreated' | 'blogPostDeleted', blogPostId: string, a
 
 describe('num_stories and num_blog_posts follow the stories and blog events', () => {
   let h: UsersHarness;
-  let kafka: Kafka;
-  let producer: Producer;
+  let kafka: TestTopics;
+  let storyTopic: string;
+  let blogTopic: string;
   let consumer: EventConsumer;
   let authorId: string;
 
@@ -35,30 +31,19 @@ describe('num_stories and num_blog_posts follow the stories and blog events', ()
     h = await startUsersHarness('inkwell_test_users_content');
     const author = await h.services.accounts.register({ name: uniqueName('author'), email: `${uniqueName('a')}@example.org`, password: 'a-long-password' });
     authorId = author.id;
-    kafka = createKafka({ brokers: stackEnv().kafkaBrokers, clientId: `users-test-${suffix}`, logger });
-    await ensureTopics(kafka, [{ topic: storyTopic, numPartitions: 1 }, { topic: blogTopic, numPartitions: 1 }]);
-    producer = kafka.producer();
-    await producer.connect();
-    consumer = createAuthoredContentConsumer({ kafka, pool: h.pool, logger, topics: [storyTopic, blogTopic], groupId: `users-test-${suffix}` });
+    kafka = await createTestTopics('users-content', ['stories', 'blog']);
+    [storyTopic, blogTopic] = kafka.topics as [string, string];
+    consumer = createAuthoredContentConsumer({ kafka: kafka.kafka, pool: h.pool, logger, topics: kafka.topics, groupId: kafka.groupId });
     await consumer.start();
   });
 
   afterAll(async () => {
     await consumer?.stop();
-    await producer?.disconnect();
-    if (kafka) {
-      const admin = kafka.admin();
-      await admin.connect();
-      await admin.deleteTopics({ topics: [storyTopic, blogTopic] }).catch(() => undefined);
-      await admin.disconnect();
-    }
+    await kafka?.close();
     await h?.close();
   });
 
-  async function send(topic: string, key: string, payload: EventPayloadInit, eventId: string = randomUUID()): Promise<void> {
-    const envelope = create(EventEnvelopeSchema, { eventId, key, payload });
-    await producer.send({ topic, messages: [{ key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) }] });
-  }
+  const send = (topic: string, key: string, payload: EventPayloadInit, eventId: string = randomUUID()) => kafka.sendEvent(topic, key, payload, { eventId });
 
   async function counts(): Promise<{ num_stories: number; num_blog_posts: number }> {
     const { rows } = await h.pool.query<{ num_stories: number; num_blog_posts: number }>('SELECT num_stories, num_blog_posts FROM users WHERE id = $1', [authorId]);
