@@ -330,20 +330,6 @@ describe('GET /stories filters', () => {
       expectError(await api('GET', `/stories?${query}`), 400, 'invalid_parameter', { parameter: parameter! });
     }
   });
-
-  it('answers filter[bookshelf], filter[unread] and sort=date_added with 400 saying they arrive with bookshelves', async () => {
-    for (const [query, code] of [
-      ['filter[bookshelf]=1', 'invalid_parameter'],
-      // No caller owns a bookshelf yet, so filter[unread] always breaks the owned-bookshelf rule (story-api.md errors, 4).
-      ['filter[unread]=true', 'unread_requires_owned_bookshelf'],
-      ['filter[unread]=false', 'unread_requires_owned_bookshelf'],
-      ['sort=date_added', 'invalid_sort'],
-    ]) {
-      const answer = await api('GET', `/stories?${query}`);
-      expectError(answer, 400, code!);
-      expect(answer.body.errors?.[0]?.detail).toMatch(/bookshelves/);
-    }
-  });
 });
 
 describe('GET /stories sorting', () => {

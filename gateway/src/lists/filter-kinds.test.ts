@@ -126,10 +126,4 @@ describe('filters.boolean / enumeration / tags / string', () => {
     expect(rejects(filters.string(3), 'four')).toMatch(/at most 3/);
     expect(parse(filters.string(3), '日本語')).toBe('日本語');
   });
-
-  it('rejects every use of an unavailable filter with its reason', () => {
-    const kind = filters.unavailable('arrives with bookshelves');
-    expect(kind.unavailable).toBe('arrives with bookshelves');
-    expect(rejects(kind, '1')).toBe('arrives with bookshelves');
-  });
 });

@@ -11,13 +11,6 @@ export interface FilterKind<T> {
   readonly schema: z.ZodType<T, string>;
   // Method syntax on purpose: bivariant, so a kind of `string[]` serves where `readonly string[]` is expected.
   normalise(value: T): string;
-  /**
-   * When set, the filter is declared but not available yet (e.g. `filter[bookshelf]` before the
-   * bookshelves work): any use is a 400 with this explanation.
-   */
-  readonly unavailable?: string;
-  /** The API error code of a rejected value (default `invalid_parameter`). */
-  readonly errorCode?: string;
 }
 
 /** An inclusive integer range; a missing side is unbounded. */
@@ -212,18 +205,5 @@ export const filters = {
   /** Any zod schema from the raw string; `normalise` defaults to JSON of the value. */
   custom<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string = (value) => JSON.stringify(value)): FilterKind<T> {
     return kind(schema, normalise);
-  },
-
-  /**
-   * A filter that exists in the API but is not available yet: every use is a 400 saying `why`,
-   * with `errorCode` when the contract names a more precise one than `invalid_parameter`.
-   */
-  unavailable(why: string, errorCode?: string): FilterKind<unknown> {
-    return {
-      schema: z.string().transform((_text, ctx): unknown => fail(ctx, why)),
-      normalise: () => '',
-      unavailable: why,
-      ...(errorCode === undefined ? {} : { errorCode }),
-    };
   },
 } as const;

@@ -33,7 +33,7 @@ const PAGE = /^page\[(size|cursor|number)\]$/;
  * after): an unknown parameter or filter name, or one sent twice → `invalid_parameter`; a
  * malformed filter value → `invalid_parameter`; sort errors → `too_many_sort_fields` /
  * `invalid_sort`; page errors → `invalid_parameter`; `include`/`fields` → `invalid_include` /
- * `invalid_fields`. Filters declared unavailable answer their reason.
+ * `invalid_fields`.
  */
 export function parseListQuery<F extends FilterSpecs, S extends string, P extends PaginationSpec>(spec: ListSpec<F, S, P>, query: QueryParams): ListQuery<F, S, P> {
   const filterValues: Record<string, unknown> = {};
@@ -60,7 +60,7 @@ export function parseListQuery<F extends FilterSpecs, S extends string, P extend
         throw AppError.badParameter(name, `Unknown filter "${filterName}". ${known.length === 0 ? 'This list has no filters.' : `Filters here: ${known.join(', ')}.`}`);
       }
       const parsed = kind.schema.safeParse(value);
-      if (!parsed.success) throw AppError.badParameter(name, `${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'}.`, kind.errorCode);
+      if (!parsed.success) throw AppError.badParameter(name, `${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'}.`);
       filterValues[filterName] = parsed.data;
       return;
     }

@@ -14,7 +14,7 @@ export interface SortSpec<S extends string = string> {
   readonly default?: `${NoInfer<S>}` | `-${NoInfer<S>}`;
   /** The field that ranks by the `query` text (`relevance`): without a `query` it is 400 `invalid_sort`. */
   readonly relevance?: S;
-  /** Fields that exist in the API but are not available here yet, with the reason (400 `invalid_sort`). */
+  /** Sort fields of the API that this endpoint does not offer, with the reason its 400 `invalid_sort` gives (e.g. relevance without search). */
   readonly unavailable?: Readonly<Record<string, string>>;
 }
 
@@ -26,7 +26,7 @@ export function sortOrderOf<S extends string>(text: `${S}` | `-${S}`): SortOrder
 /**
  * Parses the `sort` parameter (all its occurrences) against `spec` (contract §6, §10):
  * absent → the default (undefined when the spec has none: the natural order); `a,b` or `sort` sent twice → 400 `too_many_sort_fields`; empty, an
- * unknown or unavailable field → 400 `invalid_sort`; the relevance field without a search
+ * unknown field, or one the spec lists as not offered here (with its reason) → 400 `invalid_sort`; the relevance field without a search
  * `query` → 400 `invalid_sort`. Every error names `sort` as its parameter.
  */
 export function parseSort<S extends string>(values: readonly string[], spec: SortSpec<S>, hasQuery: boolean): SortOrder<S> | undefined {

@@ -110,11 +110,16 @@ describe('writeValues', () => {
     expect(writeValues.nonEmptyText().safeParse(' \n ').success).toBe(false);
   });
 
-  it('accepts only the listed enumeration values and #rrggbb colours', () => {
+  it('accepts only the listed enumeration values', () => {
     expect(writeValues.enumeration(['teen', 'mature']).safeParse('teen').success).toBe(true);
     expect(writeValues.enumeration(['teen', 'mature']).safeParse('adult').error?.issues[0]?.message).toBe('must be one of teen, mature');
-    expect(writeValues.hexColor().safeParse('#a0B1c2').success).toBe(true);
-    expect(writeValues.hexColor().safeParse('red').success).toBe(false);
+  });
+
+  it('checks only the type of service-validated strings, and keeps integers within 32 bits', () => {
+    expect(writeValues.string().safeParse('x'.repeat(5000)).success).toBe(true);
+    expect(writeValues.string().safeParse(5).error?.issues[0]?.message).toBe('must be a string');
+    expect(writeValues.int32().safeParse(-3).data).toBe(-3);
+    for (const bad of [1.5, '2', 2_147_483_648, -2_147_483_649, null]) expect(writeValues.int32().safeParse(bad).success, String(bad)).toBe(false);
   });
 
   it('checks identifier ids', () => {

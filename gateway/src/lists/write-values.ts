@@ -9,6 +9,8 @@ export const MAX_TEXT_BYTES = 1024 * 1024;
 
 const ID = /^[1-9]\d{0,18}$/;
 const TAG = /^[cg]:[1-9]\d{0,18}$/;
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
 
 const characters = (text: string): number => {
   let count = 0;
@@ -53,9 +55,17 @@ export const writeValues = {
     return z.enum(values as unknown as [V, ...V[]], { error: `must be one of ${values.join(', ')}` }) as unknown as z.ZodType<V, unknown>;
   },
 
-  /** A colour as `#rrggbb`. */
-  hexColor(): z.ZodType<string, unknown> {
-    return string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb');
+  /**
+   * Any JSON string, for attributes whose limits and format the owning service checks (bookshelf
+   * `name`, `description`, `color`): the gateway checks only the type, so no limit exists twice.
+   */
+  string(): z.ZodType<string, unknown> {
+    return string();
+  },
+
+  /** A JSON integer that fits the 32-bit proto field it is sent in (e.g. bookshelf `order`). */
+  int32(): z.ZodType<number, unknown> {
+    return z.number({ error: 'must be an integer' }).int('must be an integer').min(INT32_MIN, 'must be a 32-bit integer').max(INT32_MAX, 'must be a 32-bit integer');
   },
 } as const;
 

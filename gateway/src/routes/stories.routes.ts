@@ -31,9 +31,8 @@ export interface StoriesRoutesDeps {
 /** Longest `query` search text on GET /stories, in characters. */
 export const MAX_STORY_QUERY_CHARS = 200;
 const INT32_MAX = 2_147_483_647;
-const BOOKSHELVES_PENDING = 'arrives with the bookshelves work and is not available yet';
 
-/** Sort fields shared by GET /stories and GET /users/:id/stories, with their proto enum. */
+/** Sort fields of GET /stories with their proto enum (GET /users/:id/stories offers all but relevance and date_added). */
 const SORT_FIELDS = {
   date_published: StorySortField.DATE_PUBLISHED,
   hotness: StorySortField.HOTNESS,
@@ -45,6 +44,7 @@ const SORT_FIELDS = {
   num_likes: StorySortField.NUM_LIKES,
   num_dislikes: StorySortField.NUM_DISLIKES,
   relevance: StorySortField.RELEVANCE,
+  date_added: StorySortField.DATE_ADDED,
 } as const;
 type StorySortName = keyof typeof SORT_FIELDS;
 
@@ -54,10 +54,11 @@ const STORY_INCLUDES = ['author', 'chapters', 'tags'];
 const STORY_UNAVAILABLE_FIELDS = { chapter: CHAPTER_CONTENT_FIELDS };
 
 /**
- * GET /stories (story-api.md "Stories", contract §6): published stories only; the filters of
- * story-api.md (`bookshelf` and `unread` answer 400 until bookshelves exist), a `query` search,
- * one sort field (default `-date_published`; `relevance` needs a query; `date_added` arrives
- * with bookshelves), cursor pages of 20 (max 100).
+ * GET /stories (story-api.md "Stories", contract §6, docs/api/stories.md): published stories
+ * only; the filters of story-api.md, a `query` search, one sort field (default
+ * `-date_published`; `relevance` needs a query), cursor pages of 20 (max 100). The shelf rules
+ * (`date_added` needs `filter[bookshelf]`, `filter[unread]` a shelf the caller owns, private
+ * shelves their owner with read_bookshelves) are the stories service's.
  */
 export const STORY_LIST = defineListSpec({
   resource: STORY_SCHEMA,
@@ -71,15 +72,13 @@ export const STORY_LIST = defineListSpec({
     status: filters.enumeration(STORY_STATUSES),
     date_published: filters.dateRange(),
     tags: filters.tags(),
-    bookshelf: filters.unavailable(`filter[bookshelf] ${BOOKSHELVES_PENDING}`),
-    // Until bookshelves exist no caller owns one, so every use breaks the owned-bookshelf rule.
-    unread: filters.unavailable('filter[unread] needs a filter[bookshelf] that you own, and bookshelves are not available yet', 'unread_requires_owned_bookshelf'),
+    bookshelf: filters.id(),
+    unread: filters.boolean(),
   },
   sort: {
     fields: Object.keys(SORT_FIELDS) as StorySortName[],
     default: '-date_published',
     relevance: 'relevance',
-    unavailable: { date_added: `sort=date_added ${BOOKSHELVES_PENDING}.` },
   },
   search: { maxLength: MAX_STORY_QUERY_CHARS },
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
@@ -88,7 +87,7 @@ export const STORY_LIST = defineListSpec({
 /**
  * GET /users/:id/stories: one author's stories, `filter[published]` (drafts need read_stories
  * and being the author: the service's rule), the sort fields of GET /stories except relevance
- * (there is no search here), cursor pages of 20 (max 100).
+ * (there is no search here) and date_added (there is no shelf), cursor pages of 20 (max 100).
  */
 export const USER_STORY_LIST = defineListSpec({
   resource: STORY_SCHEMA,
@@ -97,9 +96,12 @@ export const USER_STORY_LIST = defineListSpec({
   unavailableFields: STORY_UNAVAILABLE_FIELDS,
   filters: { published: filters.boolean() },
   sort: {
-    fields: (Object.keys(SORT_FIELDS) as StorySortName[]).filter((field) => field !== 'relevance'),
+    fields: (Object.keys(SORT_FIELDS) as StorySortName[]).filter((field) => field !== 'relevance' && field !== 'date_added'),
     default: '-date_published',
-    unavailable: { relevance: 'sort=relevance needs a search; GET /users/:id/stories has none.', date_added: `sort=date_added ${BOOKSHELVES_PENDING}.` },
+    unavailable: {
+      relevance: 'sort=relevance needs a search; GET /users/:id/stories has none.',
+      date_added: 'sort=date_added needs filter[bookshelf], which only GET /stories has.',
+    },
   },
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
 });
@@ -222,7 +224,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
   }
 }
 
-/** The proto filter of GET /stories; unset filters filter nothing. */
+/** The proto filter of GET /stories; unset filters filter nothing (`unread` is passed as sent: the service checks it even when false). */
 function storyFilter(values: ParsedFilters<(typeof STORY_LIST)['filters']>): MessageInitShape<typeof StoryFilterSchema> {
   return {
     ids: [...(values.ids ?? [])],
@@ -233,6 +235,8 @@ function storyFilter(values: ParsedFilters<(typeof STORY_LIST)['filters']>): Mes
     datePublishedMin: values.date_published?.min,
     datePublishedMax: values.date_published?.max,
     tagIds: [...(values.tags ?? [])],
+    bookshelfId: values.bookshelf,
+    unread: values.unread,
   };
 }
 

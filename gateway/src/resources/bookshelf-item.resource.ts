@@ -1,0 +1,53 @@
+import type { BookshelfItem } from '@inkwell/proto/bookshelves';
+import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
+import { defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
+import { BOOKSHELF_TYPE } from './bookshelf.resource.js';
+import { STORY_TYPE } from './story.resource.js';
+import { timestampToApiDate } from './user.resource.js';
+
+/** The JSON:API type of bookshelf items. */
+export const BOOKSHELF_ITEM_TYPE = 'bookshelf_item';
+
+/** The bookshelf_item type (contract §3): a story on a shelf, read or unread. */
+export const BOOKSHELF_ITEM_SCHEMA = defineResourceSchema({
+  type: BOOKSHELF_ITEM_TYPE,
+  attributes: ['date_added', 'read'],
+  relationships: { bookshelf: { type: BOOKSHELF_TYPE, many: false }, story: { type: STORY_TYPE, many: false } },
+});
+
+/**
+ * What POST /bookshelves/:id/items accepts: the `story` relationship (required) and `read`
+ * (optional, default false). The shelf is the URL's; whether the story exists and may be seen
+ * is the service's rule (422 at /data/relationships/story).
+ */
+export const BOOKSHELF_ITEM_CREATE = defineWriteSpec({
+  resource: BOOKSHELF_ITEM_SCHEMA,
+  attributes: { read: writeValues.boolean() },
+  relationships: { story: { type: STORY_TYPE, many: false, id: identifierIds.numeric() } },
+  requiredRelationships: ['story'],
+});
+
+/** What PATCH /bookshelves/:id/items/:item_id accepts: `read` only; the story is fixed once added (422). */
+export const BOOKSHELF_ITEM_UPDATE = defineWriteSpec({
+  resource: BOOKSHELF_ITEM_SCHEMA,
+  attributes: BOOKSHELF_ITEM_CREATE.attributes,
+});
+
+/**
+ * Maps a bookshelves.v1 BookshelfItem to its JSON:API resource: `date_added` in ISO 8601 UTC,
+ * linkage to its bookshelf and story. No `links.self`: items have no GET-by-id endpoint
+ * (contract §10).
+ */
+export function toBookshelfItemResource(item: BookshelfItem): ResourceObject {
+  return resourceObject(
+    BOOKSHELF_ITEM_TYPE,
+    item.id,
+    { date_added: timestampToApiDate(item.dateAdded), read: item.read },
+    {
+      relationships: {
+        bookshelf: { data: { type: BOOKSHELF_TYPE, id: item.bookshelfId } },
+        story: { data: { type: STORY_TYPE, id: item.storyId } },
+      },
+    },
+  );
+}
