@@ -5,7 +5,9 @@ import { Topics } from '@inkwell/proto/topics';
 import { createRedis } from '@inkwell/redis';
 import { loadStoriesConfig } from './config.js';
 import { STORIES_MIGRATIONS as MIGRATIONS, STORIES_SCHEMA as SCHEMA } from './schema.js';
+import { createBookshelfCopyConsumer } from './consumers/bookshelf-copy.consumer.js';
 import { createStoryStatsConsumer } from './consumers/story-stats.consumer.js';
+import { BookshelfCopyRepository } from './repositories/bookshelf-copy.repository.js';
 import { BulkLoadRepository } from './repositories/bulk-load.repository.js';
 import { ChapterRepository } from './repositories/chapter.repository.js';
 import { EngagementRepository } from './repositories/engagement.repository.js';
@@ -14,6 +16,7 @@ import { TagRepository } from './repositories/tag.repository.js';
 import { ViewRepository } from './repositories/view.repository.js';
 import { findDemoAuthors, seedDemoStories } from './seed/demo.seed.js';
 import { createStoriesServer } from './server.js';
+import { BookshelfCopyService } from './services/bookshelf-copy.service.js';
 import { ChapterService } from './services/chapter.service.js';
 import { EngagementService } from './services/engagement.service.js';
 import { StoryStatsService } from './services/story-stats.service.js';
@@ -30,7 +33,8 @@ async function main(): Promise<void> {
   const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
   const storyRepository = new StoryRepository(pool);
-  const stories = new StoryService(storyRepository, new TagRepository(pool));
+  const shelfCopy = new BookshelfCopyRepository(pool);
+  const stories = new StoryService(storyRepository, new TagRepository(pool), shelfCopy);
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis), logger);
   const tags = new TagService(new TagRepository(pool));
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
@@ -39,11 +43,13 @@ async function main(): Promise<void> {
   }
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-stories', logger, namespace: config.KAFKA_NAMESPACE });
-  await ensureTopics(kafka, [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment]);
+  await ensureTopics(kafka, [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment, Topics.bookshelvesBookshelf, Topics.bookshelvesItem]);
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
   const statsConsumer = createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger });
   await statsConsumer.start();
+  const shelfConsumer = createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger });
+  await shelfConsumer.start();
 
   const server = createStoriesServer({ logger, stories, chapters, tags, engagement });
   const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
@@ -53,6 +59,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     await server.shutdown(5_000);
     await statsConsumer.stop();
+    await shelfConsumer.stop();
     await relay.stop();
     redis.disconnect();
     await pool.end();

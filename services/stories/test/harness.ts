@@ -6,6 +6,7 @@ import { createPool, migrate } from '@inkwell/pg';
 import { StoriesService } from '@inkwell/proto/stories';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { ChapterRepository } from '../src/repositories/chapter.repository.js';
 import { EngagementRepository } from '../src/repositories/engagement.repository.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
@@ -37,7 +38,7 @@ export async function startStories(database: string): Promise<StoriesHarness> {
   await migrate(pool, { schema: STORIES_SCHEMA, directory: STORIES_MIGRATIONS, extra: eventsMigrations, logger });
   const redis = createRedis(env.redisUrl);
   const storyRepository = new StoryRepository(pool);
-  const stories = new StoryService(storyRepository, new TagRepository(pool));
+  const stories = new StoryService(storyRepository, new TagRepository(pool), new BookshelfCopyRepository(pool));
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), logger);
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
   const server: GrpcServer = createStoriesServer({ logger, stories, chapters, tags: new TagService(new TagRepository(pool)), engagement });

@@ -192,8 +192,7 @@ describe('ListStories over gRPC', () => {
     await rejects({ pageSize: -1 }, 'invalid_parameter', 'page[size]');
     await rejects({ sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING } }, 'invalid_sort', 'sort');
     await rejects({ sort: { field: StorySortField.DATE_ADDED } }, 'invalid_sort', 'sort');
-    await rejects({ filter: { bookshelfId: '1' } }, 'invalid_parameter', 'filter[bookshelf]');
-    await rejects({ filter: { unread: false } }, 'invalid_parameter', 'filter[unread]');
+    await rejects({ filter: { unread: false } }, 'unread_requires_owned_bookshelf', 'filter[unread]');
     await rejects({ after: 'garbage' }, 'invalid_cursor', 'page[cursor]');
     const page = await h.client.listStories({ pageSize: 2 }, reader());
     await rejects({ after: page.nextAfter, sort: { field: StorySortField.NUM_WORDS } }, 'invalid_cursor', 'page[cursor]');

@@ -39,8 +39,9 @@ export function pageSizeOf(requested: number): number | undefined {
 /**
  * Where a keyset page starts: after the row whose sort value was `key` (its text form, as the
  * database printed it; null for a sort without a value column, such as catalogue order) and
- * whose id was `id`. `sort` names the sort that produced it, so a position is never applied to
- * a list in another order.
+ * whose tie-breaking id was `id` (the row's own id; for stories sorted by `date_added`, the id of
+ * the bookshelf item, since one story has one item per shelf). `sort` names the sort that
+ * produced it, so a position is never applied to a list in another order.
  */
 export interface Position {
   sort: string;

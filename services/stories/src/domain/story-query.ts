@@ -34,14 +34,22 @@ export interface StoryListQuery {
   tagIds?: string[];
   /** Full-text query in web-search syntax (words, "phrases", or, -not). */
   text?: string;
+  /**
+   * Stories on this shelf of the service's copy of shelf membership (visibility already checked
+   * by the service); `unreadOnly` keeps its unread items only. Sort `date_added` needs it.
+   */
+  bookshelf?: { id: string; unreadOnly: boolean };
   sort: Sort;
   /** Rows to return (the page size; the repository looks one further to know if more exist). */
   limit: number;
-  /** Start after this position of the same sort. */
+  /**
+   * Start after this position of the same sort: the sort value as text and the id that breaks
+   * ties (the story id; the item id for `date_added`).
+   */
   after?: { key: string | null; id: string };
 }
 
-/** One page of ids in list order, and where the last one stands (for the next page). */
+/** One page of story ids in list order, and where the last one stands (for the next page). */
 export interface IdPage {
   ids: string[];
   /** Present when more rows follow. */

@@ -60,12 +60,26 @@ function filterConditions(query: StoryListQuery, params: Params): string[] {
   if (query.datePublishedMax) where.push(`s.date_published <= ${params.add(query.datePublishedMax)}::timestamptz`);
   if (query.tagIds && query.tagIds.length > 0) where.push(`s.tag_ids @> ${params.add(query.tagIds)}::text[]`);
   if (query.text !== undefined) where.push(`s.search_vector @@ websearch_to_tsquery('english', ${params.add(query.text)})`);
+  // Sorted by date_added the list walks the shelf itself (a join, see storyPageStatement);
+  // otherwise membership is one index probe per story, so the planner may start from either side.
+  if (query.bookshelf && query.sort.field !== 'date_added') {
+    where.push(`EXISTS (SELECT 1 FROM bookshelf_items m WHERE ${shelfConditions(query.bookshelf, params).join(' AND ')} AND m.story_id = s.id)`);
+  }
   return where;
 }
 
+/** The conditions on the current items `m` of a shelf (docs/api/stories.md, "Bookshelves in story lists"). */
+function shelfConditions(shelf: NonNullable<StoryListQuery['bookshelf']>, params: Params): string[] {
+  return [`m.bookshelf_id = ${params.add(shelf.id)}::bigint`, 'm.current', ...(shelf.unreadOnly ? ['NOT m.read'] : [])];
+}
+
 /**
- * The statement selecting one keyset page of story ids (`id`, and `sort_key`: the sort value as
- * text, for the next position), `limit + 1` rows so the caller can tell whether more follow.
+ * The statement selecting one keyset page of story ids (`id`; `sort_key`, the sort value as text,
+ * and `tie_id`, the id that breaks ties, for the next position), `limit + 1` rows so the caller
+ * can tell whether more follow.
+ *
+ * `date_added` walks the shelf's current items by (date_added, item id) — one story has one
+ * current item per shelf — joined to their stories for every other filter.
  *
  * Relevance is bounded re-ranking: up to SEARCH_CANDIDATES matches are collected tier by tier
  * (`search_tier`, most-viewed stories first; within a tier in storage order), each tier from its
@@ -97,13 +111,27 @@ export function storyPageStatement(query: StoryListQuery): Statement {
         ), ranked AS (
           SELECT c.id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', c.search_vector, ${tsquery}, 1)::real AS rank FROM candidates c
         )
-        SELECT r.id::text AS id, r.rank::text AS sort_key FROM ranked r ${after}
+        SELECT r.id::text AS id, r.rank::text AS sort_key, r.id::text AS tie_id FROM ranked r ${after}
         ORDER BY r.rank ${order}, r.id ${order}
         LIMIT ${limit}`,
       values: params.values,
     };
   }
-  if (field === 'date_added') throw new TypeError('date_added needs bookshelves');
+  if (field === 'date_added') {
+    if (!query.bookshelf) throw new TypeError('date_added needs a bookshelf');
+    where.unshift(...shelfConditions(query.bookshelf, params));
+    if (query.after) {
+      where.push(`(m.date_added, m.id) ${comparison} (${params.add(query.after.key)}::timestamptz, ${params.add(query.after.id)}::bigint)`);
+    }
+    return {
+      text: `SELECT s.id::text AS id, m.date_added::text AS sort_key, m.id::text AS tie_id
+        FROM bookshelf_items m JOIN stories s ON s.id = m.story_id
+        WHERE ${where.join(' AND ')}
+        ORDER BY m.date_added ${order}, m.id ${order}
+        LIMIT ${limit}`,
+      values: params.values,
+    };
+  }
 
   const expression = sortExpression(field, direction, query.publication !== 'published');
   if (query.after) {

@@ -85,10 +85,10 @@ export class StoryRepository {
   async listPage(query: StoryListQuery): Promise<IdPage> {
     try {
       const statement = storyPageStatement(query);
-      const { rows } = await this.pool.query<{ id: string; sort_key: string | null }>(statement.text, statement.values);
+      const { rows } = await this.pool.query<{ id: string; sort_key: string | null; tie_id: string }>(statement.text, statement.values);
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
-      return { ids: page.map((row) => row.id), ...(rows.length > query.limit && last ? { next: { key: last.sort_key, id: last.id } } : {}) };
+      return { ids: page.map((row) => row.id), ...(rows.length > query.limit && last ? { next: { key: last.sort_key, id: last.tie_id } } : {}) };
     } catch (error) {
       throw translatePgError(error);
     }

@@ -1,10 +1,12 @@
 import { AppError } from '@inkwell/errors';
 import { renderMarkdown } from '@inkwell/markdown';
+import { ownsShelf, READ_BOOKSHELVES, shelfAccess } from '../domain/bookshelf.js';
 import { publicationHeat } from '../domain/hotness.js';
-import { decodePosition, DEFAULT_STORY_SORT, encodePosition, pageSizeOf, sortName, type Sort } from '../domain/list.js';
+import { decodePosition, DEFAULT_STORY_SORT, encodePosition, PAGE_SIZE, pageSizeOf, sortName, type Sort } from '../domain/list.js';
 import type { IdPage, Publication, StoryListQuery } from '../domain/story-query.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type ContentRating, type Story, type StoryStatus, type Viewer } from '../domain/story.js';
 import { isTagId } from '../domain/tag.js';
+import type { BookshelfCopyRepository } from '../repositories/bookshelf-copy.repository.js';
 import type { StoryChange, StoryRepository } from '../repositories/story.repository.js';
 import type { TagRepository } from '../repositories/tag.repository.js';
 import { batchIds, checkShortDescription, checkTagIds, checkText, checkTitle, Problems } from './validation.js';
@@ -82,13 +84,12 @@ export const MAX_QUERY_LENGTH = 500;
 /** The most ids `filter[ids]` takes. */
 export const MAX_FILTER_IDS = 100;
 
-const NEEDS_BOOKSHELVES = 'is available once bookshelves are; it cannot be used yet.';
-
 /** The rules about stories: visibility (contract.md §5), validation and publishing (§3, §10), lists (§6). */
 export class StoryService {
   constructor(
     private readonly stories: StoryRepository,
     private readonly tags: TagRepository,
+    private readonly shelves: BookshelfCopyRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -108,16 +109,22 @@ export class StoryService {
     return found.filter((story) => accessTo(story.authorId, story.published, viewer) === 'visible');
   }
 
-  /** GET /stories: published stories only, filtered, searched, sorted, one keyset page. */
+  /**
+   * GET /stories: published stories only, filtered, searched, sorted, one keyset page. Bookshelf
+   * rules (docs/api/stories.md, "Bookshelves in story lists"): a shelf the viewer may not see
+   * matches nothing; one's own private shelf needs read_bookshelves; filter[unread] needs a shelf
+   * the viewer owns; sort date_added needs a shelf.
+   */
   async listStories(input: ListStoriesInput, viewer: Viewer): Promise<StoryPage> {
     const filter = input.filter;
-    if (filter.bookshelfId !== undefined) throw AppError.badParameter('filter[bookshelf]', `filter[bookshelf] ${NEEDS_BOOKSHELVES}`);
-    if (filter.unread !== undefined) throw AppError.badParameter('filter[unread]', `filter[unread] ${NEEDS_BOOKSHELVES}`);
     const text = input.query.trim();
     if (text.length > MAX_QUERY_LENGTH) throw AppError.badParameter('query', `A search query has at most ${MAX_QUERY_LENGTH} characters.`);
     const sort = input.sort ?? DEFAULT_STORY_SORT;
     if (sort.field === 'relevance' && text === '') throw AppError.badParameter('sort', 'Sorting by relevance needs a search query (query=…).', 'invalid_sort');
-    if (sort.field === 'date_added') throw AppError.badParameter('sort', `sort=date_added ${NEEDS_BOOKSHELVES}`, 'invalid_sort');
+    if (sort.field === 'date_added' && filter.bookshelfId === undefined) {
+      throw AppError.badParameter('sort', 'Sorting by date_added needs a bookshelf (filter[bookshelf]=…).', 'invalid_sort');
+    }
+    if (filter.bookshelfId !== undefined && !isEntityId(filter.bookshelfId)) throw AppError.badParameter('filter[bookshelf]', 'filter[bookshelf] is a bookshelf id.');
 
     const query: Omit<StoryListQuery, 'limit' | 'after'> = { publication: 'published', sort };
     if (filter.ids.length > 0) {
@@ -146,6 +153,16 @@ export class StoryService {
       query.tagIds = [...new Set(filter.tagIds)];
     }
     if (text !== '') query.text = text;
+    if (filter.bookshelfId === undefined) {
+      if (filter.unread !== undefined) throw unreadNeedsOwnShelf();
+      return this.page(query, input, viewer);
+    }
+    const shelf = await this.shelves.findShelf(filter.bookshelfId);
+    const access = shelfAccess(shelf, viewer);
+    if (access === 'needs_scope') throw AppError.insufficientScope(READ_BOOKSHELVES);
+    if (filter.unread !== undefined && !ownsShelf(shelf, viewer)) throw unreadNeedsOwnShelf();
+    if (access === 'hidden') return this.nothing(input, sort);
+    query.bookshelf = { id: filter.bookshelfId, unreadOnly: filter.unread === true };
     return this.page(query, input, viewer);
   }
 
@@ -166,11 +183,7 @@ export class StoryService {
     let publication: Publication;
     if (input.published === true || !seesDrafts) publication = 'published';
     else publication = input.published === false ? 'drafts' : 'all';
-    if (input.published === false && !seesDrafts) {
-      // Validate the position anyway, so a bad cursor is an error here too.
-      this.position(input, sort);
-      return { stories: [], nextAfter: '' };
-    }
+    if (input.published === false && !seesDrafts) return this.nothing(input, sort);
     return this.page({ publication, authorId: input.userId, sort }, input, viewer);
   }
 
@@ -248,8 +261,7 @@ export class StoryService {
   }
 
   private async page(query: Omit<StoryListQuery, 'limit' | 'after'>, input: PageInput, viewer: Viewer): Promise<StoryPage> {
-    const limit = pageSizeOf(input.pageSize);
-    if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
+    const limit = this.limit(input);
     const after = this.position(input, query.sort);
     const page: IdPage = await this.stories.listPage({ ...query, limit, ...(after ? { after } : {}) });
     const found = await this.stories.findByIds(page.ids, draftsOf(viewer));
@@ -258,6 +270,19 @@ export class StoryService {
     const stories = found.filter((story) => (query.publication === 'published' ? story.published : query.publication === 'drafts' ? !story.published : true));
     const sort = sortName(query.sort);
     return { stories, nextAfter: page.next ? encodePosition({ sort, key: page.next.key, id: page.next.id }) : '' };
+  }
+
+  /** The empty list, after validating page size and position anyway, so bad ones are errors here too. */
+  private nothing(input: PageInput, sort: Sort): StoryPage {
+    this.limit(input);
+    this.position(input, sort);
+    return { stories: [], nextAfter: '' };
+  }
+
+  private limit(input: PageInput): number {
+    const limit = pageSizeOf(input.pageSize);
+    if (limit === undefined) throw AppError.badParameter('page[size]', `page[size] is between 1 and ${PAGE_SIZE.max}.`);
+    return limit;
   }
 
   private position(input: PageInput, sort: Sort): { key: string | null; id: string } | undefined {
@@ -279,6 +304,11 @@ export class StoryService {
     if (canSeeDraftsOf(story.authorId, viewer)) return story;
     return (await this.stories.findById(story.id, null)) ?? story;
   }
+}
+
+/** filter[unread] without a filter[bookshelf] naming a shelf the caller owns. */
+function unreadNeedsOwnShelf(): AppError {
+  return AppError.badParameter('filter[unread]', 'filter[unread] needs a filter[bookshelf] naming a bookshelf of your own.', 'unread_requires_owned_bookshelf');
 }
 
 /** The user id of a caller allowed to write stories; app-only callers and missing scopes are 403. */

@@ -1,0 +1,69 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { createConsumer, type EventConsumer } from '@inkwell/events';
+import type { Logger } from '@inkwell/logging';
+import { BookshelfPrivacy, type BookshelfItemSnapshot, type BookshelfSnapshot } from '@inkwell/proto/bookshelves';
+import { Topics } from '@inkwell/proto/topics';
+import type { Kafka } from 'kafkajs';
+import type pg from 'pg';
+import type { ShelfItemSnapshot, ShelfSnapshot } from '../domain/bookshelf.js';
+import type { BookshelfCopyService } from '../services/bookshelf-copy.service.js';
+
+/** Options of the consumer that keeps the copy of bookshelf membership. */
+export interface BookshelfCopyConsumerOptions {
+  kafka: Kafka;
+  pool: pg.Pool;
+  copy: BookshelfCopyService;
+  logger: Logger;
+  /** Kafka consumer group, also the name of its dedupe rows (default `stories-bookshelves`); tests use their own. */
+  groupId?: string;
+  /** Topics of shelf and item events (default bookshelves.bookshelf.v1 and bookshelves.item.v1); tests use throwaway ones. */
+  topics?: readonly string[];
+}
+
+/**
+ * Kafka input of the bookshelves events: shelves (owner, privacy, deletion) and their items
+ * (story, read flag, date added), copied for filter[bookshelf], filter[unread] and
+ * sort=date_added. Idempotent through createConsumer (event ids), and the copy itself ignores
+ * stale snapshots, so redelivery and replays change nothing.
+ */
+export function createBookshelfCopyConsumer(options: BookshelfCopyConsumerOptions): EventConsumer {
+  return createConsumer({
+    kafka: options.kafka,
+    groupId: options.groupId ?? 'stories-bookshelves',
+    topics: options.topics ?? [Topics.bookshelvesBookshelf, Topics.bookshelvesItem],
+    pool: options.pool,
+    logger: options.logger,
+    async handle(envelope, client) {
+      const at = envelope.occurredAt ? timestampDate(envelope.occurredAt) : new Date();
+      const payload = envelope.payload;
+      switch (payload.case) {
+        case 'bookshelfCreated':
+        case 'bookshelfUpdated':
+          if (payload.value.bookshelf) await options.copy.applyShelf(client, shelfFromProto(payload.value.bookshelf, at), at);
+          return;
+        case 'bookshelfDeleted':
+          if (payload.value.bookshelf) await options.copy.deleteShelf(client, shelfFromProto(payload.value.bookshelf, at), at);
+          return;
+        case 'bookshelfItemAdded':
+        case 'bookshelfItemUpdated':
+          if (payload.value.item) await options.copy.applyItem(client, itemFromProto(payload.value.item, at), at);
+          return;
+        case 'bookshelfItemRemoved':
+          if (payload.value.item) await options.copy.removeItem(client, itemFromProto(payload.value.item, at), at);
+          return;
+        default:
+      }
+    },
+  });
+}
+
+const dateOr = (value: Timestamp | undefined, fallback: Date) => (value ? timestampDate(value) : fallback);
+
+/** A shelf snapshot of the events; a privacy other than public counts as private (never shown by mistake). */
+function shelfFromProto(shelf: BookshelfSnapshot, at: Date): ShelfSnapshot {
+  return { id: shelf.bookshelfId, ownerId: shelf.ownerId, private: shelf.privacy !== BookshelfPrivacy.PUBLIC, dateModified: dateOr(shelf.dateModified, at) };
+}
+
+function itemFromProto(item: BookshelfItemSnapshot, at: Date): ShelfItemSnapshot {
+  return { id: item.itemId, bookshelfId: item.bookshelfId, storyId: item.storyId, read: item.read, dateAdded: dateOr(item.dateAdded, at) };
+}
