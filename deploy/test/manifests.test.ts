@@ -2,83 +2,19 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { renderKustomization, splitImage, podSpecOf, type Container, type K8sObject } from './kustomize.renderer.js';
-import { isConnectionAllowed, isIsolated, selects, type PodView } from './network-policy.evaluator.js';
+import { renderKustomization, splitImage, type Container } from './kubectl-kustomize.renderer.js';
+import { containerEnvironment, find, podView, SAMPLE_SECRET, SECRET_NAME, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
+import { isConnectionAllowed, isIsolated, selects } from './network-policy.evaluator.js';
 import { configVariables, DEPLOYED_PROCESSES, loadProcessConfig, REPO_ROOT, type DeployedProcess } from './process.catalog.js';
+import { schemaProblems } from './schema.validator.js';
 
 const K8S = join(REPO_ROOT, 'deploy/k8s');
 const OVERLAYS = ['dev', 'prod'] as const;
-const SECRET_NAME = 'inkwell-stores';
-
-/** Stand-ins for the Secret's values (never committed); their ports are the ones the egress policy opens. */
-const SAMPLE_SECRET: Record<string, string> = {
-  DATABASE_URL: 'postgres://inkwell:password@postgres.example.internal:5432/inkwell',
-  REDIS_URL: 'redis://redis.example.internal:6379',
-  KAFKA_BROKERS: 'kafka-0.example.internal:9092,kafka-1.example.internal:9092',
-};
-
 /** Variables that say where something is: a default (usually 127.0.0.1) is wrong in a cluster. */
 const NETWORK_LOCATION = /(_ADDR|_URL|_BROKERS|_HOST|_PORT)$/;
 
-interface Workload {
-  deployment: K8sObject;
-  podSpec: Record<string, unknown>;
-  podLabels: Record<string, string>;
-  container: Container;
-}
-
-function find(objects: readonly K8sObject[], kind: string, name: string): K8sObject {
-  const object = objects.find((candidate) => candidate.kind === kind && candidate.metadata.name === name);
-  if (object === undefined) throw new Error(`no ${kind} ${name}`);
-  return object;
-}
-
-function workload(objects: readonly K8sObject[], process: DeployedProcess): Workload {
-  const deployment = find(objects, 'Deployment', process.name);
-  const podSpec = podSpecOf(deployment) as Record<string, unknown>;
-  const template = (deployment.spec as { template: { metadata: { labels: Record<string, string> } } }).template;
-  const container = (podSpec.containers as Container[]).find((candidate) => candidate.name === process.name);
-  if (container === undefined) throw new Error(`Deployment ${process.name} has no container named ${process.name}`);
-  return { deployment, podSpec, podLabels: template.metadata.labels, container };
-}
-
-function podView(objects: readonly K8sObject[], process: DeployedProcess): PodView {
-  const { podLabels, container } = workload(objects, process);
-  return { labels: podLabels, ports: (container.ports as PodView['ports'] | undefined) ?? [] };
-}
-
-interface SecretReference {
-  name: string;
-  key: string;
-}
-
-/** The environment the container gets (Secret values replaced by SAMPLE_SECRET) and the Secret keys it reads. */
-function containerEnvironment(objects: readonly K8sObject[], container: Container): { env: Record<string, string>; secrets: SecretReference[] } {
-  const env: Record<string, string> = {};
-  const secrets: SecretReference[] = [];
-  for (const source of (container.envFrom as { configMapRef?: { name: string }; secretRef?: { name: string } }[] | undefined) ?? []) {
-    if (source.secretRef !== undefined) throw new Error(`${container.name}: envFrom a Secret hides which keys it needs; use env with secretKeyRef`);
-    if (source.configMapRef !== undefined) Object.assign(env, find(objects, 'ConfigMap', source.configMapRef.name).data as Record<string, string>);
-  }
-  type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: SecretReference; configMapKeyRef?: SecretReference } };
-  for (const variable of (container.env as EnvVar[] | undefined) ?? []) {
-    const secret = variable.valueFrom?.secretKeyRef;
-    const configMapKey = variable.valueFrom?.configMapKeyRef;
-    if (secret !== undefined) {
-      secrets.push(secret);
-      const sample = SAMPLE_SECRET[secret.key];
-      if (sample === undefined) throw new Error(`${container.name} reads Secret key ${secret.key}: document it in deploy/k8s/README.md and add a sample value to SAMPLE_SECRET`);
-      env[variable.name] = sample;
-    } else if (configMapKey !== undefined) {
-      const value = (find(objects, 'ConfigMap', configMapKey.name).data as Record<string, string>)[configMapKey.key];
-      if (value === undefined) throw new Error(`${container.name}: ConfigMap ${configMapKey.name} has no key ${configMapKey.key}`);
-      env[variable.name] = value;
-    } else if (variable.value !== undefined) {
-      env[variable.name] = variable.value;
-    }
-  }
-  return { env, secrets };
-}
+/** The variables each process's config loader reads (process.catalog.ts), looked up once. */
+const READS = new Map(await Promise.all(DEPLOYED_PROCESSES.map(async (process) => [process, await configVariables(process)] as const)));
 
 /** A resource quantity as a number: CPU in cores, memory in bytes. */
 function quantity(value: string | number): number {
@@ -111,7 +47,7 @@ function storePort(secretKey: string): number {
 }
 
 function callsService(caller: DeployedProcess, callee: DeployedProcess): boolean {
-  return callee.addressVariable !== undefined && configVariables(caller).includes(callee.addressVariable);
+  return callee.addressVariable !== undefined && (READS.get(caller) ?? []).includes(callee.addressVariable);
 }
 
 describe('deploy/k8s/base', () => {
@@ -127,7 +63,7 @@ describe('deploy/k8s/base', () => {
   });
 
   it.each(DEPLOYED_PROCESSES)('gives $name a Deployment, a Service on port $port, a ServiceAccount without token, a ConfigMap and a PodDisruptionBudget', (process) => {
-    const { objects } = renderKustomization(join(K8S, 'base', process.name));
+    const objects = renderKustomization(join(K8S, 'base', process.name));
     const { podLabels, container } = workload(objects, process);
     const service = find(objects, 'Service', process.name).spec as { selector: Record<string, string>; ports: { port: number; targetPort: number | string }[] };
     expect(service.ports.map((port) => port.port)).toEqual([process.port]);
@@ -138,7 +74,10 @@ describe('deploy/k8s/base', () => {
     expect(find(objects, 'ServiceAccount', process.name).automountServiceAccountToken).toBe(false);
     const budget = find(objects, 'PodDisruptionBudget', process.name).spec as { selector: { matchLabels: Record<string, string> } };
     expect(selects(budget.selector, podLabels)).toBe(true);
-    expect(objects.filter((object) => object.kind === 'ConfigMap').map((object) => object.metadata.name)).toEqual([`${process.name}-config`]);
+    // kustomize names a generated ConfigMap <name>-<content hash> and rewrites the references to it.
+    const configMaps = objects.filter((object) => object.kind === 'ConfigMap').map((object) => object.metadata.name);
+    expect(configMaps).toEqual([expect.stringMatching(new RegExp(`^${process.name}-config-[a-z0-9]{10}$`))]);
+    expect(container.envFrom).toEqual([{ configMapRef: { name: configMaps[0] } }]);
   });
 
   it.each(DEPLOYED_PROCESSES)('packages $workspace the way deploy/docker/Dockerfile runs it: node dist/main.js built from src/', (process) => {
@@ -154,7 +93,20 @@ describe('deploy/k8s/base', () => {
 });
 
 describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
-  const { objects } = renderKustomization(join(K8S, 'overlays', overlay));
+  const objects = renderKustomization(join(K8S, 'overlays', overlay));
+
+  it('renders only objects that match the Kubernetes schemas, without a single unknown field', async () => {
+    expect(objects.length).toBeGreaterThan(DEPLOYED_PROCESSES.length * 5);
+    expect(await schemaProblems(objects)).toEqual([]);
+  });
+
+  it('selects with every Deployment, Service and PodDisruptionBudget selector the pods it means', () => {
+    expect(selectorProblems(objects)).toEqual([]);
+  });
+
+  it.each(DEPLOYED_PROCESSES)('sets no variable $name does not read (a misspelt optional key would be ignored)', async (process) => {
+    expect(await unreadVariables(objects, process), `${process.name}: not read by ${process.workspace}/src/config.ts`).toEqual([]);
+  });
 
   it('puts every object into the overlay namespace', () => {
     const namespaces = new Set(objects.map((object) => object.metadata.namespace));
@@ -188,7 +140,7 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     const { container } = workload(objects, process);
     const { env } = containerEnvironment(objects, container);
     await expect(loadProcessConfig(process, env)).resolves.toBeDefined();
-    const unset = configVariables(process).filter((name) => NETWORK_LOCATION.test(name) && env[name] === undefined);
+    const unset = (READS.get(process) ?? []).filter((name) => NETWORK_LOCATION.test(name) && env[name] === undefined);
     expect(unset, `${process.name}: set these in deploy/k8s/base/${process.name}/config.env or the Secret`).toEqual([]);
     expect(env[process.hostVariable]).toBe('0.0.0.0');
     expect(Number(env[process.portVariable])).toBe(process.port);
@@ -264,7 +216,7 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
 });
 
 describe('deploy/k8s/overlays/prod availability', () => {
-  const { objects } = renderKustomization(join(K8S, 'overlays/prod'));
+  const objects = renderKustomization(join(K8S, 'overlays/prod'));
 
   it('runs at least two pods of every gRPC service', () => {
     for (const process of DEPLOYED_PROCESSES.filter((candidate) => candidate.component === 'grpc-service')) {

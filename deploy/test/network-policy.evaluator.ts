@@ -1,4 +1,4 @@
-import type { K8sObject } from './kustomize.renderer.js';
+import type { K8sObject } from './kubectl-kustomize.renderer.js';
 
 /** A pod as NetworkPolicies see it: its labels and the ports its containers declare. */
 export interface PodView {

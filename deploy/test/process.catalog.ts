@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { repoRoot, SERVICES } from '@inkwell/testing';
@@ -41,13 +40,33 @@ export const DEPLOYED_PROCESSES: readonly DeployedProcess[] = [
 ];
 
 /**
- * Names of the environment variables a process's configuration schema reads, taken from its
- * src/config.ts: every SCREAMING_SNAKE key of the zod object (camelCase keys of a transformed
- * result do not match).
+ * Variables every process reads outside its config.ts: `@inkwell/logging` takes its level from
+ * LOG_LEVEL (packages/logging/src/index.ts).
  */
-export function configVariables(process: DeployedProcess): string[] {
-  const source = readFileSync(join(REPO_ROOT, process.workspace, 'src/config.ts'), 'utf8');
-  return [...new Set([...source.matchAll(/^\s*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s*:/gm)].map((match) => match[1] as string))];
+const PROCESS_WIDE_VARIABLES = ['LOG_LEVEL'];
+
+/**
+ * Names of the environment variables a process really reads: the ones its configuration loader
+ * (src/config.ts) looks up when it parses an environment, recorded while it does (required,
+ * optional and defaulted keys alike, and those spread in from @inkwell/config), plus
+ * {@link PROCESS_WIDE_VARIABLES}. A variable a manifest sets that is not among them is ignored by
+ * the process, say a misspelt optional key that silently leaves the default in force.
+ */
+export async function configVariables(process: DeployedProcess): Promise<string[]> {
+  const read = new Set<string>(PROCESS_WIDE_VARIABLES);
+  const recordingEnv = new Proxy({} as Record<string, string>, {
+    get(_target, key) {
+      if (typeof key === 'string') read.add(key);
+      return undefined;
+    },
+  });
+  try {
+    await loadProcessConfig(process, recordingEnv);
+  } catch (error) {
+    // An empty environment lacks the required variables; the loader has looked every key up by then.
+    if ((error as Error).name !== 'ConfigError') throw error;
+  }
+  return [...read];
 }
 
 /**

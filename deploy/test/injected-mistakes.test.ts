@@ -1,0 +1,83 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderKustomization } from './kubectl-kustomize.renderer.js';
+import { containerEnvironment, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
+import { DEPLOYED_PROCESSES, loadProcessConfig, REPO_ROOT, type DeployedProcess } from './process.catalog.js';
+import { schemaProblems } from './schema.validator.js';
+
+// The checks of manifests.test.ts must fail on a broken manifest, not only pass on ours: each
+// case renders a copy of deploy/k8s with one mistake patched in by an overlay on top of dev.
+const copy = mkdtempSync(join(tmpdir(), 'inkwell-k8s-'));
+cpSync(join(REPO_ROOT, 'deploy/k8s'), join(copy, 'k8s'), { recursive: true });
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+const users = DEPLOYED_PROCESSES.find((process) => process.name === 'users') as DeployedProcess;
+let overlays = 0;
+
+/** Renders the dev overlay with `mistake` (kustomization fields) applied on top. */
+function renderDevWith(mistake: Record<string, unknown>) {
+  const dir = join(copy, 'k8s/overlays', `mistake-${++overlays}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'kustomization.yaml'), stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['../dev'], ...mistake }));
+  return renderKustomization(dir);
+}
+
+/** A JSON 6902 patch of the users Deployment. */
+function patchUsersDeployment(...operations: { op: string; path: string; value?: unknown }[]) {
+  return { patches: [{ target: { kind: 'Deployment', name: users.name }, patch: stringify(operations) }] };
+}
+
+describe('the manifest checks on a broken copy of deploy/k8s', () => {
+  it('rendering the unbroken copy finds no problem (the cases below differ from it by their mistake only)', async () => {
+    const objects = renderDevWith({});
+    expect(await schemaProblems(objects)).toEqual([]);
+    expect(selectorProblems(objects)).toEqual([]);
+    expect(await unreadVariables(objects, users)).toEqual([]);
+  });
+
+  it('rejects a field the Kubernetes schema does not have (a typo kubectl apply --validate=strict refuses)', async () => {
+    const objects = renderDevWith(patchUsersDeployment({ op: 'add', path: '/spec/template/spec/containers/0/imagePullPolicyy', value: 'Always' }));
+    expect(await schemaProblems(objects)).toEqual(['Deployment users: /spec/template/spec/containers/0/imagePullPolicyy is not a field of the Kubernetes schema']);
+  });
+
+  it('rejects an unknown field nested in a known one, and a value of the wrong type', async () => {
+    const objects = renderDevWith(
+      patchUsersDeployment(
+        { op: 'add', path: '/spec/template/spec/securityContext/runAsNonRooot', value: true },
+        { op: 'replace', path: '/spec/template/spec/containers/0/resources/limits/memory', value: '256 MB' },
+      ),
+    );
+    const problems = await schemaProblems(objects);
+    expect(problems).toContain('Deployment users: /spec/template/spec/securityContext/runAsNonRooot is not a field of the Kubernetes schema');
+    expect(problems).toContain('Deployment users: /spec/template/spec/containers/0/resources/limits/memory must match format "quantity"');
+  });
+
+  it('rejects a Deployment whose selector does not match its pod template labels', async () => {
+    const objects = renderDevWith(patchUsersDeployment({ op: 'replace', path: '/spec/selector/matchLabels/app.kubernetes.io~1name', value: 'user' }));
+    expect(await schemaProblems(objects)).toEqual([]);
+    expect(selectorProblems(objects)).toEqual(["Deployment users: spec.selector does not select its pod template's labels"]);
+  });
+
+  it('rejects a misspelt optional configuration key, which the service itself would ignore without a word', async () => {
+    const objects = renderDevWith({ configMapGenerator: [{ name: 'users-config', behavior: 'merge', literals: ['DATABSE_POOL_SIZE=20'] }] });
+    const { env } = containerEnvironment(objects, workload(objects, users).container);
+    await expect(loadProcessConfig(users, env)).resolves.toMatchObject({ DATABASE_POOL_SIZE: 5 });
+    expect(await unreadVariables(objects, users)).toEqual(['DATABSE_POOL_SIZE']);
+  });
+});
+
+describe('renderKustomization', () => {
+  it('says that kubectl is missing when it is', () => {
+    expect(() => renderKustomization(join(copy, 'k8s/overlays/dev'), { kubectl: join(copy, 'no-such-kubectl') })).toThrow(/no-such-kubectl not found: .*install kubectl/);
+  });
+
+  it('passes on what kustomize says about a broken kustomization', () => {
+    const dir = join(copy, 'k8s/overlays/missing-resource');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'kustomization.yaml'), stringify({ resources: ['../no-such-folder'] }));
+    expect(() => renderKustomization(dir)).toThrow(/kubectl kustomize .*no-such-folder/);
+  });
+});

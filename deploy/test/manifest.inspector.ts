@@ -1,0 +1,117 @@
+import { podSpecOf, type Container, type K8sObject } from './kubectl-kustomize.renderer.js';
+import { selects, type PodView } from './network-policy.evaluator.js';
+import { configVariables, type DeployedProcess } from './process.catalog.js';
+
+/** The Secret every process reads its store credentials from (deploy/k8s/README.md). */
+export const SECRET_NAME = 'inkwell-stores';
+
+/** Stand-ins for the Secret's values (never committed); their ports are the ones the egress policy opens. */
+export const SAMPLE_SECRET: Record<string, string> = {
+  DATABASE_URL: 'postgres://inkwell:password@postgres.example.internal:5432/inkwell',
+  REDIS_URL: 'redis://redis.example.internal:6379',
+  KAFKA_BROKERS: 'kafka-0.example.internal:9092,kafka-1.example.internal:9092',
+};
+
+/** A process's Deployment as rendered, with its pod spec, pod labels and own container. */
+export interface Workload {
+  deployment: K8sObject;
+  podSpec: Record<string, unknown>;
+  podLabels: Record<string, string>;
+  container: Container;
+}
+
+/** A Secret key a container reads. */
+export interface SecretReference {
+  name: string;
+  key: string;
+}
+
+/** The object of that kind and name among `objects`; throws when there is none. */
+export function find(objects: readonly K8sObject[], kind: string, name: string): K8sObject {
+  const object = objects.find((candidate) => candidate.kind === kind && candidate.metadata.name === name);
+  if (object === undefined) throw new Error(`no ${kind} ${name}`);
+  return object;
+}
+
+/** The Deployment named after the process and its container of the same name; throws when missing. */
+export function workload(objects: readonly K8sObject[], process: DeployedProcess): Workload {
+  const deployment = find(objects, 'Deployment', process.name);
+  const podSpec = podSpecOf(deployment) as Record<string, unknown>;
+  const template = (deployment.spec as { template: { metadata: { labels: Record<string, string> } } }).template;
+  const container = (podSpec.containers as Container[]).find((candidate) => candidate.name === process.name);
+  if (container === undefined) throw new Error(`Deployment ${process.name} has no container named ${process.name}`);
+  return { deployment, podSpec, podLabels: template.metadata.labels, container };
+}
+
+/** The process's pods as NetworkPolicies see them. */
+export function podView(objects: readonly K8sObject[], process: DeployedProcess): PodView {
+  const { podLabels, container } = workload(objects, process);
+  return { labels: podLabels, ports: (container.ports as PodView['ports'] | undefined) ?? [] };
+}
+
+/**
+ * The environment a container gets (ConfigMaps resolved, Secret values replaced by
+ * {@link SAMPLE_SECRET}) and the Secret keys it reads. Throws on `envFrom` a Secret (it hides which
+ * keys are needed), on a Secret key without a sample value, and on a missing ConfigMap or key.
+ */
+export function containerEnvironment(objects: readonly K8sObject[], container: Container): { env: Record<string, string>; secrets: SecretReference[] } {
+  const env: Record<string, string> = {};
+  const secrets: SecretReference[] = [];
+  for (const source of (container.envFrom as { configMapRef?: { name: string }; secretRef?: { name: string } }[] | undefined) ?? []) {
+    if (source.secretRef !== undefined) throw new Error(`${container.name}: envFrom a Secret hides which keys it needs; use env with secretKeyRef`);
+    if (source.configMapRef !== undefined) Object.assign(env, find(objects, 'ConfigMap', source.configMapRef.name).data as Record<string, string>);
+  }
+  type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: SecretReference; configMapKeyRef?: SecretReference } };
+  for (const variable of (container.env as EnvVar[] | undefined) ?? []) {
+    const secret = variable.valueFrom?.secretKeyRef;
+    const configMapKey = variable.valueFrom?.configMapKeyRef;
+    if (secret !== undefined) {
+      secrets.push(secret);
+      const sample = SAMPLE_SECRET[secret.key];
+      if (sample === undefined) throw new Error(`${container.name} reads Secret key ${secret.key}: document it in deploy/k8s/README.md and add a sample value to SAMPLE_SECRET`);
+      env[variable.name] = sample;
+    } else if (configMapKey !== undefined) {
+      const value = (find(objects, 'ConfigMap', configMapKey.name).data as Record<string, string>)[configMapKey.key];
+      if (value === undefined) throw new Error(`${container.name}: ConfigMap ${configMapKey.name} has no key ${configMapKey.key}`);
+      env[variable.name] = value;
+    } else if (variable.value !== undefined) {
+      env[variable.name] = variable.value;
+    }
+  }
+  return { env, secrets };
+}
+
+/**
+ * Variables the manifests give the process that it never reads (see `configVariables`): a
+ * misspelt or stale key, which the process's own config loader would ignore without a word.
+ */
+export async function unreadVariables(objects: readonly K8sObject[], process: DeployedProcess): Promise<string[]> {
+  const { env } = containerEnvironment(objects, workload(objects, process).container);
+  const read = new Set(await configVariables(process));
+  return Object.keys(env).filter((name) => !read.has(name));
+}
+
+/**
+ * Label selectors that miss what they must select, one line each: a Deployment whose
+ * `spec.selector` does not select its own pod template (the API server rejects it), and a
+ * Service or PodDisruptionBudget that selects no pod template among `objects`.
+ */
+export function selectorProblems(objects: readonly K8sObject[]): string[] {
+  type Selector = Parameters<typeof selects>[0];
+  const templates = objects.flatMap((object) => {
+    const labels = (object.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)?.template?.metadata?.labels;
+    return podSpecOf(object) === undefined ? [] : [{ object, labels: labels ?? {} }];
+  });
+  const problems: string[] = [];
+  for (const { object, labels } of templates) {
+    const selector = (object.spec as { selector?: Selector }).selector;
+    if (selector === undefined || !selects(selector, labels)) problems.push(`${object.kind} ${object.metadata.name}: spec.selector does not select its pod template's labels`);
+  }
+  for (const object of objects.filter((candidate) => candidate.kind === 'Service' || candidate.kind === 'PodDisruptionBudget')) {
+    const raw = (object.spec as { selector?: Selector | Record<string, string> }).selector;
+    if (raw === undefined) continue;
+    const selector: Selector = object.kind === 'Service' ? { matchLabels: raw as Record<string, string> } : (raw as Selector);
+    if (!templates.some(({ labels }) => selects(selector, labels))) problems.push(`${object.kind} ${object.metadata.name}: its selector matches no pod template`);
+  }
+  return problems;
+}
