@@ -1,0 +1,56 @@
+import { isId } from './bookshelf.js';
+
+/** Page size when none is asked for (0), and the largest allowed (docs/api/bookshelves.md). */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** The two keyset-paginated lists: a user's shelves (by order, id) and a shelf's items (by date added, id). */
+export type ListKind = 'shelves' | 'items';
+
+/**
+ * Where a page starts: the sort key and id of the last row of the previous page. The key is the
+ * shelf's `order` for shelves and the item's date_added in milliseconds since the epoch for items.
+ */
+export interface Position {
+  readonly key: number;
+  readonly id: string;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+/** Dates the API can hold: ±8.64e15 ms is JavaScript's Date range. */
+const MAX_MILLIS = 8_640_000_000_000_000;
+
+/**
+ * The page size to use for `requested` (0 means the default), or undefined when it is negative
+ * or over the maximum.
+ */
+export function pageSizeOf(requested: number): number | undefined {
+  if (requested === 0) return DEFAULT_PAGE_SIZE;
+  return Number.isInteger(requested) && requested > 0 && requested <= MAX_PAGE_SIZE ? requested : undefined;
+}
+
+/**
+ * Encodes where the next page of a list starts as an opaque string (base64url of JSON naming the
+ * list, so a position made for items is refused for shelves). The gateway keeps it behind its own
+ * cursor token; clients never see it.
+ */
+export function encodePosition(kind: ListKind, position: Position): string {
+  return Buffer.from(JSON.stringify([kind, position.key, position.id])).toString('base64url');
+}
+
+/** Decodes a position made by encodePosition for the same list; undefined for anything else. */
+export function decodePosition(kind: ListKind, text: string): Position | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
+  const [list, key, id] = parsed as unknown[];
+  if (list !== kind || typeof key !== 'number' || !Number.isInteger(key)) return undefined;
+  const inRange = kind === 'shelves' ? key >= INT32_MIN && key <= INT32_MAX : Math.abs(key) <= MAX_MILLIS;
+  if (!inRange || typeof id !== 'string' || !isId(id)) return undefined;
+  return { key, id };
+}

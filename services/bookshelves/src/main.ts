@@ -1,0 +1,65 @@
+import { createKafka, ensureTopics, OutboxRelay } from '@inkwell/events';
+import { createGrpcClient } from '@inkwell/grpc';
+import { createLogger } from '@inkwell/logging';
+import { StoriesService } from '@inkwell/proto/stories';
+import { Topics } from '@inkwell/proto/topics';
+import { loadBookshelvesConfig } from './config.js';
+import { createStoryConsumer } from './consumers/story.consumer.js';
+import { BOOKSHELVES_SCHEMA, openBookshelvesDatabase } from './database.js';
+import { BookshelfItemRepository } from './repositories/bookshelf-item.repository.js';
+import { BookshelfRepository } from './repositories/bookshelf.repository.js';
+import { StoryDirectoryRepository } from './repositories/story-directory.repository.js';
+import { seedDemoBookshelves } from './seed/demo.seed.js';
+import { createBookshelvesServer } from './server.js';
+import { BookshelfItemService } from './services/bookshelf-item.service.js';
+import { BookshelfService } from './services/bookshelf.service.js';
+
+/**
+ * Composition root of the bookshelves service: config → pool (migrated), stories client →
+ * repositories → services → gRPC server; the outbox relay publishes bookshelves.bookshelf.v1 and
+ * bookshelves.item.v1, and the stories consumer keeps the copy of the stories.
+ */
+async function main(): Promise<void> {
+  const logger = createLogger('bookshelves');
+  const config = loadBookshelvesConfig();
+  const pool = await openBookshelvesDatabase({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
+  const storiesClient = createGrpcClient(StoriesService, config.STORIES_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
+
+  const shelfRepository = new BookshelfRepository(pool);
+  const storyDirectory = new StoryDirectoryRepository(storiesClient);
+  const shelves = new BookshelfService(shelfRepository);
+  const items = new BookshelfItemService({ shelves: shelfRepository, items: new BookshelfItemRepository(pool), stories: storyDirectory });
+
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-bookshelves', logger, namespace: config.KAFKA_NAMESPACE });
+  await ensureTopics(kafka, [Topics.bookshelvesBookshelf, Topics.bookshelvesItem, Topics.storiesStory]);
+  const relay = new OutboxRelay({ pool, kafka, schema: BOOKSHELVES_SCHEMA, logger });
+  await relay.start();
+  const stories = createStoryConsumer({ kafka, pool, logger });
+  await stories.start();
+
+  if (config.SEED_DEMO_DATA) {
+    // Demo data never stops the service: without it the API still works.
+    await seedDemoBookshelves({ shelves, items, stories: storyDirectory, logger }).catch((error: unknown) => logger.warn({ err: error }, 'bookshelves demo seed failed'));
+  }
+
+  const server = createBookshelvesServer({ logger, shelves, items });
+  const port = await server.listen(`${config.BOOKSHELVES_GRPC_HOST}:${config.BOOKSHELVES_GRPC_PORT}`);
+  logger.info({ port }, 'bookshelves service listening');
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await server.shutdown(5_000);
+    await stories.stop();
+    await relay.stop();
+    storiesClient.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  createLogger('bookshelves').fatal({ err: error }, 'bookshelves service failed to start');
+  process.exit(1);
+});

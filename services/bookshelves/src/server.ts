@@ -1,0 +1,14 @@
+import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
+import type { Logger } from '@inkwell/logging';
+import { BookshelvesService } from '@inkwell/proto/bookshelves';
+import { bookshelfHandlers, type BookshelfHandlerDeps } from './transport/bookshelf.handlers.js';
+
+/** What the bookshelves gRPC server needs, already constructed. */
+export interface BookshelvesServerDeps extends BookshelfHandlerDeps {
+  logger: Logger;
+}
+
+/** Builds the bookshelves gRPC server (BookshelvesService + health) without listening: tests start it on port 0. */
+export function createBookshelvesServer(deps: BookshelvesServerDeps): GrpcServer {
+  return createGrpcServer({ logger: deps.logger }).add(BookshelvesService, bookshelfHandlers(deps));
+}
