@@ -22,6 +22,7 @@ interface ServiceProcess {
 export const SERVICES: readonly ServiceProcess[] = [
   { name: 'users', entry: 'services/users/src/main.ts', portVariable: 'USERS_GRPC_PORT', addressVariable: 'USERS_SERVICE_ADDR', defaultPort: 50051 },
   { name: 'stories', entry: 'services/stories/src/main.ts', portVariable: 'STORIES_GRPC_PORT', addressVariable: 'STORIES_SERVICE_ADDR', defaultPort: 50052 },
+  { name: 'bookshelves', entry: 'services/bookshelves/src/main.ts', portVariable: 'BOOKSHELVES_GRPC_PORT', addressVariable: 'BOOKSHELVES_SERVICE_ADDR', defaultPort: 50053 },
   { name: 'messaging', entry: 'services/messaging/src/main.ts', portVariable: 'MESSAGING_GRPC_PORT', addressVariable: 'MESSAGING_SERVICE_ADDR', defaultPort: 50055 },
   { name: 'blog', entry: 'services/blog/src/main.ts', portVariable: 'BLOG_GRPC_PORT', addressVariable: 'BLOG_SERVICE_ADDR', defaultPort: 50054 },
 ];
