@@ -1,81 +1,25 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
-import type { MessageInitShape } from '@bufbuild/protobuf';
-import { SortDirection, StorySortField, StoryStatus, type ListStoriesRequestSchema } from '@inkwell/proto/stories';
+import { SortDirection, StorySortField, StoryStatus } from '@inkwell/proto/stories';
 import { wilsonRating } from '../src/domain/rating.js';
 import { SEARCH_CANDIDATES } from '../src/domain/story-query.js';
 import { storyPageStatement } from '../src/repositories/story-list.sql.js';
-import { makeStory, type StoryFixture } from './factories.js';
+import { makeStory } from './factories.js';
 import { caller, startStories, type StoriesHarness } from './harness.js';
+import { listAll, ordered, prng, SORTS, type Fixture, type ListRequest as Request } from './list-helpers.js';
 
-type Fixture = StoryFixture & { id: string };
-type Request = MessageInitShape<typeof ListStoriesRequestSchema>;
-
-/** A deterministic PRNG, so a failure reproduces. */
-function prng(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
 const random = prng(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const reader = () => caller({ appId: 'lists-test-app' });
-
-const SORTS: [StorySortField, keyof Fixture | 'id'][] = [
-  [StorySortField.DATE_PUBLISHED, 'datePublished'],
-  [StorySortField.HOTNESS, 'hotness'],
-  [StorySortField.DATE_MODIFIED, 'dateModified'],
-  [StorySortField.RATING, 'rating'],
-  [StorySortField.NUM_WORDS, 'numWords'],
-  [StorySortField.NUM_VIEWS, 'numViews'],
-  [StorySortField.NUM_COMMENTS, 'numComments'],
-  [StorySortField.NUM_LIKES, 'numLikes'],
-  [StorySortField.NUM_DISLIKES, 'numDislikes'],
-];
-
-function valueOf(story: Fixture, key: keyof Fixture | 'id'): number | null {
-  const value = story[key as keyof Fixture];
-  if (value === null) return null;
-  if (value instanceof Date) return value.getTime();
-  return Number(value);
-}
-
-/** The order of contract.md §10: by value, nulls last both ways, ties by id in the same direction. */
-function ordered(stories: Fixture[], key: keyof Fixture | 'id', direction: 'asc' | 'desc'): string[] {
-  const sign = direction === 'asc' ? 1 : -1;
-  return [...stories]
-    .sort((a, b) => {
-      const x = valueOf(a, key);
-      const y = valueOf(b, key);
-      if (x === null || y === null) {
-        if (x !== y) return x === null ? 1 : -1;
-      } else if (x !== y) return sign * (x - y);
-      return sign * (Number(a.id) - Number(b.id));
-    })
-    .map((story) => story.id);
-}
 
 describe('ListStories over gRPC', () => {
   let h: StoriesHarness;
   let corpus: Fixture[] = [];
   const published = () => corpus.filter((story) => story.published);
 
-  /** Every id of a list, following next_after with random page sizes (1..7). */
-  async function all(request: Request): Promise<string[]> {
-    const ids: string[] = [];
-    let after = '';
-    for (let pages = 0; pages < 500; pages++) {
-      const page = await h.client.listStories({ ...request, pageSize: 1 + Math.floor(random() * 7), after }, reader());
-      ids.push(...page.stories.map((story) => story.id));
-      if (page.nextAfter === '') return ids;
-      after = page.nextAfter;
-    }
-    throw new Error('the list did not end');
-  }
+  const all = (request: Request) => listAll(h, request, reader, random);
 
   beforeAll(async () => {
     h = await startStories('inkwell_test_stories_lists');
