@@ -8,7 +8,7 @@ describe('loadGatewayConfig', () => {
       host: '127.0.0.1',
       port: 8080,
       publicBaseUrl: 'http://127.0.0.1:8080',
-      backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052' },
+      backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052', bookshelves: '127.0.0.1:50053' },
       redisUrl: 'redis://127.0.0.1:6379',
       redisKeyPrefix: '',
       logLevel: 'info',

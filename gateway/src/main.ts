@@ -30,9 +30,9 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const backends = createGrpcBackends(config);
   const redis = createGatewayRedis(config.redisUrl, logger, config.redisKeyPrefix);
   const links = createApiLinks(config.publicBaseUrl);
-  const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, links });
+  const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, bookshelves: backends.bookshelves, links });
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
-  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, links, documents }));
+  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }));
 
   const checks: DependencyCheck[] = Object.entries(backends).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
   checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });

@@ -1,5 +1,6 @@
 import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
 import { BlogService } from '@inkwell/proto/blog';
+import { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { MessagingService } from '@inkwell/proto/messaging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { UsersService } from '@inkwell/proto/users';
@@ -11,6 +12,7 @@ export interface GrpcBackends {
   readonly messaging: GrpcClient<typeof MessagingService>;
   readonly blog: GrpcClient<typeof BlogService>;
   readonly stories: GrpcClient<typeof StoriesService>;
+  readonly bookshelves: GrpcClient<typeof BookshelvesService>;
 }
 
 /** Creates the clients of every configured backend. Connecting is lazy: a backend that is down fails calls and readiness, not startup. */
@@ -24,6 +26,8 @@ export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
     blog: createGrpcClient(BlogService, config.backends.blog, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
     // A chapter's content (1 MiB) with its HTML can pass grpc-js's 4 MiB default.
     stories: createGrpcClient(StoriesService, config.backends.stories, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
+    // A page of shelves carries up to 100 descriptions of up to 1 MiB each.
+    bookshelves: createGrpcClient(BookshelvesService, config.backends.bookshelves, { ...options, channelOptions: { 'grpc.max_receive_message_length': 128 * 1024 * 1024 } }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { RouteDefinition } from '../routing/route.types.js';
 import { blogPostsRoutes, type BlogPostsRoutesDeps } from './blog-posts.routes.js';
+import { bookshelvesRoutes, type BookshelvesRoutesDeps } from './bookshelves.routes.js';
 import { chaptersRoutes, type ChaptersRoutesDeps } from './chapters.routes.js';
 import { commentsRoutes, type CommentsRoutesDeps } from './comments.routes.js';
 import { privateMessagesRoutes, type PrivateMessagesRoutesDeps } from './private-messages.routes.js';
@@ -9,9 +10,9 @@ import { tagsRoutes, type TagsRoutesDeps } from './tags.routes.js';
 import { usersRoutes, type UsersRoutesDeps } from './users.routes.js';
 
 /** Everything the API's route files need; main.ts builds it once. */
-export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps & BlogPostsRoutesDeps & CommentsRoutesDeps & RatingsRoutesDeps;
+export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps & BlogPostsRoutesDeps & CommentsRoutesDeps & RatingsRoutesDeps & BookshelvesRoutesDeps;
 
 /** Every route of /api/v1: one line per domain file. */
 export function apiRoutes(deps: ApiRoutesDeps): RouteDefinition[] {
-  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps), ...blogPostsRoutes(deps), ...commentsRoutes(deps), ...ratingsRoutes(deps)];
+  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps), ...blogPostsRoutes(deps), ...commentsRoutes(deps), ...ratingsRoutes(deps), ...bookshelvesRoutes(deps)];
 }
