@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Make Postgres, Redis and Apache Kafka available for Inkwell and print their URLs.
+# Make Postgres, Redis, Apache Kafka and OpenSearch available for Inkwell and print their URLs.
 #
 # Idempotent: safe to run any number of times, from any cwd. For each service:
-#   1. the env var (DATABASE_URL / REDIS_URL / KAFKA_BROKERS) if set, after checking it answers;
+#   1. the env var (DATABASE_URL / REDIS_URL / KAFKA_BROKERS / OPENSEARCH_URL) if set, after
+#      checking it answers;
 #   2. otherwise a server already listening on the default port is reused;
-#   3. otherwise a local one is started (Kafka: KRaft broker from Maven Central jars).
+#   3. otherwise a local one is started (Kafka: KRaft broker from Maven Central jars; OpenSearch:
+#      a single node from Maven Central jars, started by tools/stack/opensearch/OpenSearchLauncher.java).
+# Tunables: KAFKA_READY_TIMEOUT, OPENSEARCH_READY_TIMEOUT (seconds), OPENSEARCH_HEAP (e.g. 512m),
+# OPENSEARCH_JAVA_HOME (a JDK 21+; default: the newest one under /usr/lib/jvm).
 # Result goes to <repo>/.stack/env and stdout as KEY=value lines (progress goes to
 # stderr), so `set -a; . .stack/env; set +a` or `eval "$(tools/stack/up.sh)"` both work.
 set -euo pipefail
@@ -21,23 +25,38 @@ KAFKA_DATA="$KAFKA_HOME/data"
 KAFKA_PID_FILE="$KAFKA_HOME/kafka.pid"
 KAFKA_LOG="$KAFKA_HOME/kafka.log"
 KAFKA_READY_TIMEOUT=${KAFKA_READY_TIMEOUT:-90}
+OPENSEARCH_POM="$SCRIPT_DIR/opensearch/pom.xml"
+OPENSEARCH_VERSION=$(sed -n 's:.*<opensearch.version>\(.*\)</opensearch.version>.*:\1:p' "$OPENSEARCH_POM" | head -n 1)
+OPENSEARCH_SRC="$SCRIPT_DIR/opensearch"
+# path.home of the node: config/ is copied here on every start, data/ and logs/ live here.
+OPENSEARCH_HOME="$REPO_ROOT/.cache/opensearch"
+OPENSEARCH_LIBS="$OPENSEARCH_HOME/$OPENSEARCH_VERSION/libs"
+OPENSEARCH_LAUNCHER="$OPENSEARCH_HOME/$OPENSEARCH_VERSION/launcher"
+OPENSEARCH_PID_FILE="$OPENSEARCH_HOME/opensearch.pid"
+OPENSEARCH_LOG="$OPENSEARCH_HOME/opensearch.log"
+OPENSEARCH_MAIN="dev.inkwell.stack.OpenSearchLauncher"
+OPENSEARCH_READY_TIMEOUT=${OPENSEARCH_READY_TIMEOUT:-120}
+OPENSEARCH_HEAP=${OPENSEARCH_HEAP:-512m}
 
 DEFAULT_DATABASE_URL="postgres://postgres@127.0.0.1:5432/inkwell"
 DEFAULT_REDIS_URL="redis://127.0.0.1:6379"
 DEFAULT_KAFKA_BROKERS="127.0.0.1:19092"
 KAFKA_CONTROLLER="127.0.0.1:19093"
+OPENSEARCH_HTTP_PORT=19200
+OPENSEARCH_TRANSPORT_PORT=19300
+DEFAULT_OPENSEARCH_URL="http://127.0.0.1:$OPENSEARCH_HTTP_PORT"
 
 log() { printf '[stack] %s\n' "$*" >&2; }
 die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # With a Docker engine the Node test setup starts testcontainers itself.
 # Given variables always win, so the Docker check only applies when none is set.
-if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}" ] && command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1; then
+if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}${OPENSEARCH_URL:-}" ] && command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1; then
   log "Docker engine answers: the testcontainers path is used; nothing to start here."
   exit 0
 fi
 
-mkdir -p "$STACK_DIR" "$KAFKA_HOME"
+mkdir -p "$STACK_DIR" "$KAFKA_HOME" "$OPENSEARCH_HOME"
 # Serialize concurrent runs (parallel test jobs) so only one broker is ever started.
 # Every long-lived process started below gets `9>&-`: an inherited fd 9 would hold
 # this lock for the server's lifetime and block all later runs.
@@ -55,6 +74,59 @@ url_host_port() {
   local rest=${1#*://} default_port=$2
   rest=${rest%%/*}; rest=${rest%%\?*}; rest=${rest##*@}
   if [[ $rest == *:* ]]; then echo "${rest%%:*} ${rest##*:}"; else echo "$rest $default_port"; fi
+}
+
+# Copy a server's jars and their dependencies from Maven Central into a cache folder, once.
+# $1 = label, $2 = pom, $3 = the pom's property naming the output folder, $4 = that folder,
+# $5 = a file whose presence means the copy is complete.
+maven_fetch() {
+  local label=$1 pom=$2 property=$3 libs=$4 marker=$5
+  [[ -f $marker ]] && return 0
+  command -v mvn >/dev/null 2>&1 || die "$label is not cached and mvn is not installed"
+  log "downloading $label from Maven Central (one-off)"
+  # Copy into a temp dir and rename, so an interrupted download is never mistaken for a complete one.
+  local tmp="$libs.tmp.$$" mvn_log="$libs.mvn.log"
+  rm -rf "$tmp"
+  mkdir -p "$(dirname -- "$libs")"
+  # Output goes to a file (Debian's mvn sprinkles ANSI resets even with -q -B) and is shown on failure.
+  if ! mvn -q -B -f "$pom" dependency:copy-dependencies "-D$property=$tmp" >"$mvn_log" 2>&1; then
+    sed 's/\x1b\[[0-9;]*m//g' "$mvn_log" | tail -n 40 >&2
+    rm -rf "$tmp"
+    die "mvn could not fetch $label (full output: $mvn_log)"
+  fi
+  rm -rf "$libs"
+  mv "$tmp" "$libs"
+}
+
+# True if the pid in file $1 is alive and its command line matches the regex $2.
+pid_file_alive() {
+  [[ -f $1 ]] || return 1
+  local pid; pid=$(<"$1")
+  [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null \
+    && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$2"
+}
+
+# Show the last lines of a server's log, then fail. $1 = log file, $2.. = message.
+die_with_log() {
+  local log_file=$1; shift
+  log "last lines of $log_file:"
+  tail -n 40 "$log_file" >&2 || true
+  die "$*"
+}
+
+# Wait until a server we started answers. $1 = label, $2 = pid file, $3 = log, $4 = timeout (s),
+# $5.. = the readiness command (retried once a second).
+wait_started() {
+  local label=$1 pid_file=$2 log_file=$3 timeout=$4; shift 4
+  local deadline=$((SECONDS + timeout))
+  local pid; pid=$(<"$pid_file")
+  while ((SECONDS < deadline)); do
+    # Plain kill -0: right after the fork /proc/<pid>/cmdline is still bash, not java.
+    kill -0 "$pid" 2>/dev/null || die_with_log "$log_file" "$label died during startup (pid $pid)"
+    "$@" && return 0
+    sleep 1
+  done
+  die_with_log "$log_file" "$label did not become ready within ${timeout}s (pid $pid; raise ${label^^}_READY_TIMEOUT?)"
 }
 
 given=0   # how many services came from the environment (for STACK_PATH)
@@ -128,24 +200,135 @@ else
   redis_answers "$REDIS_URL" || die "Redis on 127.0.0.1:6379 does not answer PING"
 fi
 
+# ---------------------------------------------------------------- OpenSearch
+# Started here and waited for after Kafka, so that both JVMs start at the same time.
+
+# Prints the major version of the JDK at $1 (from its `release` file), or nothing.
+jdk_major() {
+  sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true
+}
+
+# True if $1 is a JDK (java and javac) of version 21 or newer: OpenSearch 3.x needs Java 21+ and
+# the launcher is compiled here.
+jdk_fits() {
+  local major; major=$(jdk_major "$1")
+  [[ -x $1/bin/java && -x $1/bin/javac && -n $major ]] && ((major >= 21))
+}
+
+# Sets OPENSEARCH_JDK: OPENSEARCH_JAVA_HOME if set, else JAVA_HOME if it is a JDK 21+, else the
+# newest JDK 21+ under /usr/lib/jvm (Temurin 25 on this machine kind).
+opensearch_find_jdk() {
+  if [[ -n ${OPENSEARCH_JAVA_HOME:-} ]]; then
+    jdk_fits "$OPENSEARCH_JAVA_HOME" \
+      || die "OPENSEARCH_JAVA_HOME=$OPENSEARCH_JAVA_HOME is not a JDK 21+ with bin/java and bin/javac"
+    OPENSEARCH_JDK=$OPENSEARCH_JAVA_HOME
+    return 0
+  fi
+  if [[ -n ${JAVA_HOME:-} ]] && jdk_fits "$JAVA_HOME"; then OPENSEARCH_JDK=$JAVA_HOME; return 0; fi
+  local home best="" best_major=0 major found=()
+  for home in /usr/lib/jvm/*; do
+    [[ -d $home ]] || continue
+    major=$(jdk_major "$home")
+    found+=("${home##*/} (${major:-?})")
+    if jdk_fits "$home" && ((major > best_major)); then best=$home; best_major=$major; fi
+  done
+  [[ -n $best ]] || die "OpenSearch $OPENSEARCH_VERSION needs a JDK 21 or newer (java and javac), e.g. Temurin 25; found under /usr/lib/jvm: ${found[*]:-nothing}. Install one there or set OPENSEARCH_JAVA_HOME."
+  OPENSEARCH_JDK=$best
+}
+
+# Compiles tools/stack/opensearch/OpenSearchLauncher.java into launcher.jar in the cache when the
+# source changed. A jar, not a class folder: the AppCDS archive accepts no folders on the class path.
+opensearch_compile() {
+  local src="$OPENSEARCH_SRC/OpenSearchLauncher.java" sum
+  sum=$(sha256sum <"$src" | cut -d' ' -f1)
+  [[ -f $OPENSEARCH_LAUNCHER/launcher.jar && $(cat "$OPENSEARCH_LAUNCHER/source.sha256" 2>/dev/null) == "$sum" ]] && return 0
+  log "opensearch: compiling the launcher with $OPENSEARCH_JDK"
+  local tmp="$OPENSEARCH_LAUNCHER.tmp.$$"
+  rm -rf "$tmp"
+  mkdir -p "$tmp/classes"
+  "$OPENSEARCH_JDK/bin/javac" --release 21 -proc:none -cp "$OPENSEARCH_LIBS/*" -d "$tmp/classes" "$src" >&2 \
+    || { rm -rf "$tmp"; die "javac could not compile $src"; }
+  "$OPENSEARCH_JDK/bin/jar" --create --file "$tmp/launcher.jar" -C "$tmp/classes" . \
+    || { rm -rf "$tmp"; die "jar could not package the launcher"; }
+  rm -rf "$tmp/classes"
+  echo "$sum" >"$tmp/source.sha256"
+  rm -rf "$OPENSEARCH_LAUNCHER"   # also drops the AppCDS archive of the previous launcher
+  mv "$tmp" "$OPENSEARCH_LAUNCHER"
+}
+
+# True if $1 is an OpenSearch whose cluster is at least yellow.
+opensearch_answers() {
+  command -v curl >/dev/null 2>&1 || die "curl not found (needed to check OpenSearch)"
+  local url=${1%/}
+  curl -fsS --max-time 10 "$url/" 2>/dev/null | grep -q '"distribution" *: *"opensearch"' \
+    && curl -fsS --max-time 15 -o /dev/null "$url/_cluster/health?wait_for_status=yellow&timeout=10s" 2>/dev/null
+}
+
+opensearch_pid_alive() { pid_file_alive "$OPENSEARCH_PID_FILE" "$OPENSEARCH_MAIN"; }
+
+opensearch_start() {
+  [[ $OPENSEARCH_HEAP =~ ^[0-9]+[kKmMgG]?$ ]] \
+    || die "OPENSEARCH_HEAP must be a JVM size such as 512m or 1g, not '$OPENSEARCH_HEAP'"
+  opensearch_find_jdk
+  maven_fetch "OpenSearch $OPENSEARCH_VERSION" "$OPENSEARCH_POM" opensearch.libs "$OPENSEARCH_LIBS" \
+    "$OPENSEARCH_LIBS/opensearch-$OPENSEARCH_VERSION.jar"
+  opensearch_compile
+  # Config is copied on every start so edits under tools/stack/opensearch/config take effect.
+  mkdir -p "$OPENSEARCH_HOME/config"
+  cp "$OPENSEARCH_SRC/config/opensearch.yml" "$OPENSEARCH_SRC/config/log4j2.properties" \
+    "$OPENSEARCH_SRC/config/jvm.options" "$OPENSEARCH_HOME/config/"
+  local jvm_options=()
+  mapfile -t jvm_options < <(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^$/d' \
+    "$OPENSEARCH_HOME/config/jvm.options")
+
+  [[ -f $OPENSEARCH_LOG ]] && mv -f "$OPENSEARCH_LOG" "$OPENSEARCH_LOG.1"   # keep the previous run's log
+  log "opensearch: starting node $OPENSEARCH_VERSION on $DEFAULT_OPENSEARCH_URL (heap $OPENSEARCH_HEAP, log: $OPENSEARCH_LOG)"
+  # AppCDS: the JVM writes an archive of the loaded classes when the node stops and maps it on
+  # later starts (about twice as fast to green); it is rebuilt by itself when the JDK or jars change.
+  # -Xlog:cds=off: the JDK's base archive reports "errors" for --add-modules that only disable an
+  # optimisation; they would alarm readers of the log.
+  OPENSEARCH_HTTP_PORT=$OPENSEARCH_HTTP_PORT OPENSEARCH_TRANSPORT_PORT=$OPENSEARCH_TRANSPORT_PORT \
+    setsid nohup "$OPENSEARCH_JDK/bin/java" "-Xms$OPENSEARCH_HEAP" "-Xmx$OPENSEARCH_HEAP" "${jvm_options[@]}" \
+    -XX:+AutoCreateSharedArchive "-XX:SharedArchiveFile=$OPENSEARCH_LAUNCHER/opensearch.jsa" -Xlog:cds=off \
+    "-Dopensearch.path.home=$OPENSEARCH_HOME" "-Dopensearch.path.conf=$OPENSEARCH_HOME/config" \
+    -cp "$OPENSEARCH_LAUNCHER/launcher.jar:$OPENSEARCH_LIBS/*" "$OPENSEARCH_MAIN" \
+    >"$OPENSEARCH_LOG" 2>&1 </dev/null 9>&- &
+  echo $! >"$OPENSEARCH_PID_FILE"
+}
+
+opensearch_started_answers() { opensearch_answers "$DEFAULT_OPENSEARCH_URL"; }
+
+opensearch_wait_ready() {
+  wait_started opensearch "$OPENSEARCH_PID_FILE" "$OPENSEARCH_LOG" "$OPENSEARCH_READY_TIMEOUT" opensearch_started_answers
+}
+
+opensearch_pending=0   # 1 when a node of ours is (maybe still) starting: waited for after Kafka
+if [[ -n ${OPENSEARCH_URL:-} ]]; then
+  given=$((given + 1))
+  opensearch_answers "$OPENSEARCH_URL" \
+    || die "OPENSEARCH_URL is set but does not answer as an OpenSearch with a yellow or green cluster: $OPENSEARCH_URL"
+  log "opensearch: using OPENSEARCH_URL from the environment"
+else
+  OPENSEARCH_URL=$DEFAULT_OPENSEARCH_URL
+  if opensearch_pid_alive; then
+    log "opensearch: node pid $(<"$OPENSEARCH_PID_FILE") is running; checking it answers"
+    opensearch_pending=1
+  elif port_open 127.0.0.1 "$OPENSEARCH_HTTP_PORT"; then
+    opensearch_answers "$OPENSEARCH_URL" \
+      || die "something listens on $OPENSEARCH_URL but does not answer as OpenSearch (yellow or green)"
+    log "opensearch: reusing node on $OPENSEARCH_URL"
+  else
+    rm -f "$OPENSEARCH_PID_FILE"
+    opensearch_start
+    opensearch_pending=1
+  fi
+fi
+
 # ---------------------------------------------------------------- Kafka
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 
 kafka_fetch() {
-  [[ -f $KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar ]] && return 0
-  command -v mvn >/dev/null 2>&1 || die "Kafka $KAFKA_VERSION is not cached and mvn is not installed"
-  log "kafka: downloading Apache Kafka $KAFKA_VERSION from Maven Central (one-off)"
-  # Copy into a temp dir and rename, so an interrupted download is never mistaken for a complete one.
-  local tmp="$KAFKA_LIBS.tmp.$$"
-  rm -rf "$tmp"
-  # Output goes to a file (Debian's mvn sprinkles ANSI resets even with -q -B) and is shown on failure.
-  if ! mvn -q -B -f "$KAFKA_POM" dependency:copy-dependencies -Dkafka.libs="$tmp" >"$KAFKA_HOME/mvn.log" 2>&1; then
-    sed 's/\x1b\[[0-9;]*m//g' "$KAFKA_HOME/mvn.log" | tail -n 40 >&2
-    rm -rf "$tmp"
-    die "mvn could not fetch Kafka $KAFKA_VERSION (full output: $KAFKA_HOME/mvn.log)"
-  fi
-  rm -rf "$KAFKA_LIBS"
-  mv "$tmp" "$KAFKA_LIBS"
+  maven_fetch "Apache Kafka $KAFKA_VERSION" "$KAFKA_POM" kafka.libs "$KAFKA_LIBS" "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar"
 }
 
 # CLI tools only need warnings, on stderr, and must not wait a minute per try.
@@ -166,12 +349,7 @@ kafka_answers() { # $1 = bootstrap servers
     --bootstrap-server "$1" --command-config "$KAFKA_HOME/admin-client.properties" --list >/dev/null 2>&1
 }
 
-kafka_pid_alive() {
-  [[ -f $KAFKA_PID_FILE ]] || return 1
-  local pid; pid=$(<"$KAFKA_PID_FILE")
-  [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null \
-    && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'kafka\.Kafka'
-}
+kafka_pid_alive() { pid_file_alive "$KAFKA_PID_FILE" 'kafka\.Kafka'; }
 
 kafka_start() {
   command -v "$JAVA" >/dev/null 2>&1 || die "java not found (Kafka needs Java 17)"
@@ -225,25 +403,13 @@ EOF
   echo $! >"$KAFKA_PID_FILE"
 }
 
+# Cheap port probe first; only then pay for a JVM running the admin request.
+kafka_started_answers() {
+  port_open 127.0.0.1 "${DEFAULT_KAFKA_BROKERS##*:}" && kafka_answers "$DEFAULT_KAFKA_BROKERS"
+}
+
 kafka_wait_ready() {
-  local deadline=$((SECONDS + KAFKA_READY_TIMEOUT))
-  local pid; pid=$(<"$KAFKA_PID_FILE")
-  while ((SECONDS < deadline)); do
-    # Plain kill -0: right after the fork /proc/<pid>/cmdline is still bash, not java.
-    if ! kill -0 "$pid" 2>/dev/null; then
-      log "kafka: broker process exited; last lines of $KAFKA_LOG:"
-      tail -n 40 "$KAFKA_LOG" >&2 || true
-      die "Kafka broker died during startup"
-    fi
-    # Cheap port probe first; only then pay for a JVM running the admin request.
-    if port_open 127.0.0.1 "${DEFAULT_KAFKA_BROKERS##*:}" && kafka_answers "$DEFAULT_KAFKA_BROKERS"; then
-      return 0
-    fi
-    sleep 1
-  done
-  log "kafka: not ready after ${KAFKA_READY_TIMEOUT}s; last lines of $KAFKA_LOG:"
-  tail -n 40 "$KAFKA_LOG" >&2 || true
-  die "Kafka broker did not become ready on $DEFAULT_KAFKA_BROKERS (pid $pid)"
+  wait_started kafka "$KAFKA_PID_FILE" "$KAFKA_LOG" "$KAFKA_READY_TIMEOUT" kafka_started_answers
 }
 
 kafka_tool_config
@@ -281,10 +447,15 @@ else
   fi
 fi
 
+if ((opensearch_pending)); then
+  opensearch_wait_ready
+  log "opensearch: node ready (pid $(<"$OPENSEARCH_PID_FILE"))"
+fi
+
 # ---------------------------------------------------------------- result
-if ((given == 3)); then STACK_PATH="env"; else STACK_PATH="local"; fi
+if ((given == 4)); then STACK_PATH="env"; else STACK_PATH="local"; fi
 tmp_env="$STACK_DIR/env.tmp.$$"
 printf '%s\n' "DATABASE_URL=$DATABASE_URL" "REDIS_URL=$REDIS_URL" \
-  "KAFKA_BROKERS=$KAFKA_BROKERS" "STACK_PATH=$STACK_PATH" >"$tmp_env"
+  "KAFKA_BROKERS=$KAFKA_BROKERS" "OPENSEARCH_URL=$OPENSEARCH_URL" "STACK_PATH=$STACK_PATH" >"$tmp_env"
 mv -f "$tmp_env" "$STACK_DIR/env"   # atomic: readers never see a half-written file
 cat "$STACK_DIR/env"
