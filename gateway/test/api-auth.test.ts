@@ -78,6 +78,20 @@ describe('scope matrix (contract §5) for the user and follow endpoints', () => 
     expect(app.body.errors?.[0]?.code).toBe('invalid_token');
   });
 
+  it.each([
+    ['GET', '/users/me', undefined],
+    ['PATCH', '/users/me', patchBody('me', { bio: 'x' })],
+    ['GET', '/users/me/following', undefined],
+    ['POST', '/users/me/following', followBody('1')],
+    ['GET', '/users/me/private-messages', undefined],
+    ['POST', '/users/me/private-messages', { data: { type: 'private_message', attributes: { subject: 's', body: 'b' } } }],
+  ])('an app-only token on %s %s is 401 invalid_token with the invalid_token challenge (no user behind it)', async (method, path, body) => {
+    const answer = await call(method, path, appToken, body);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="inkwell", error="invalid_token"');
+    expect(answer.body.errors?.[0]?.code).toBe('invalid_token');
+  });
+
   it('email: only on your own record and only with read_user', async () => {
     expect((await call('GET', '/users/me', dave.token)).body.data?.attributes.email).toBe(dave.email);
     expect((await call('GET', `/users/${dave.id}`, dave.token)).body.data?.attributes.email).toBe(dave.email);

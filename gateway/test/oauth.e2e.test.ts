@@ -257,7 +257,32 @@ describe('OAuth bad input: a clear error each time, never a 500', () => {
     }
   });
 
-  it('unknown scopes and a public client without PKCE are redirected back as errors with the state', async () => {
+  it('before anyone signed in, an invalid request is a 400 page, never a redirect to the app (no open redirector)', async () => {
+    const stranger = new WebClient(stack.origin);
+    const unknownScope = (await authorizationRequest(as, publicApp.clientId, 'read_user delete_everything')).url;
+    const badResponseType = (await authorizationRequest(as, publicApp.clientId, 'read_user')).url;
+    badResponseType.searchParams.set('response_type', 'token');
+    const noPkce = (await authorizationRequest(as, publicApp.clientId, 'read_user', false)).url;
+    const plainPkce = (await authorizationRequest(as, publicApp.clientId, 'read_user')).url;
+    plainPkce.searchParams.set('code_challenge_method', 'plain');
+    for (const [url, error] of [
+      [unknownScope, 'invalid_scope'],
+      [badResponseType, 'unsupported_response_type'],
+      [noPkce, 'invalid_request'],
+      [plainPkce, 'invalid_request'],
+    ] as const) {
+      const answer = await stranger.get(url.pathname + url.search);
+      expect(answer.status, error).toBe(400);
+      expect(answer.location, error).toBeNull();
+      expect(answer.text, error).toContain('Authorization request refused');
+      expect(answer.text, error).toContain(error);
+    }
+    // A valid request still goes to the sign-in page first.
+    const valid = (await authorizationRequest(as, publicApp.clientId, 'read_user')).url;
+    expect((await stranger.get(valid.pathname + valid.search)).location).toMatch(/^\/signin\?return_to=/);
+  });
+
+  it('once signed in, unknown scopes and a public client without PKCE are redirected back as errors with the state', async () => {
     const unknownScope = await authorizationRequest(as, publicApp.clientId, 'read_user delete_everything');
     const first = await web.get(unknownScope.url.pathname + unknownScope.url.search);
     expect(first.status).toBe(303);
@@ -312,7 +337,9 @@ describe('OAuth bad input: a clear error each time, never a 500', () => {
       ['confidential client without its secret', token(`grant_type=refresh_token&client_id=${confidentialApp.clientId}&refresh_token=iwk_rt_x`), 400, 'invalid_client'],
       ['public client asking for client credentials', token(`grant_type=client_credentials&client_id=${publicApp.clientId}`), 400, 'invalid_client'],
       ['unsupported grant', token(`grant_type=urn:example:magic&client_id=${confidentialApp.clientId}&client_secret=${confidentialApp.clientSecret}`), 400, 'unsupported_grant_type'],
-      ['password grant', token(`grant_type=password&username=a&password=b&client_id=${confidentialApp.clientId}&client_secret=${confidentialApp.clientSecret}`), 400, 'unauthorized_client'],
+      ['password grant', token(`grant_type=password&username=a&password=b&client_id=${confidentialApp.clientId}&client_secret=${confidentialApp.clientSecret}`), 400, 'unsupported_grant_type'],
+      ['password grant from a public client', token(`grant_type=password&username=a&password=b&client_id=${publicApp.clientId}`), 400, 'unsupported_grant_type'],
+      ['an unknown grant without a client', token('grant_type=foo'), 400, 'unsupported_grant_type'],
       ['unknown code', token(`grant_type=authorization_code&code=iwk_ac_nothing&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&code_verifier=${'a'.repeat(43)}&client_id=${publicApp.clientId}`), 400, 'invalid_grant'],
       ['repeated parameter', token(`grant_type=client_credentials&grant_type=client_credentials&client_id=${confidentialApp.clientId}&client_secret=${confidentialApp.clientSecret}`), 400, 'invalid_request'],
       ['JSON instead of a form', fetch(`${stack.origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"client_credentials"}' }), 400, 'invalid_request'],

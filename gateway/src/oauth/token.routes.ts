@@ -19,6 +19,9 @@ export interface TokenRoutesDeps {
   readonly logger: Logger;
 }
 
+/** The grant types this server offers (docs/api/auth.md "Token endpoint"); any other is `unsupported_grant_type`. */
+export const SUPPORTED_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token', 'client_credentials'];
+
 /** Parameters that must not repeat in a token request (RFC 6749 §3.2). */
 const TOKEN_PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret', 'code_verifier', 'refresh_token', 'scope'];
 
@@ -49,6 +52,13 @@ async function issue(req: GatewayRequest, res: ServerResponse, users: TokenRoute
   const form = await readOAuthForm(req);
   const repeated = repeatedParameters(form, TOKEN_PARAMETERS);
   if (repeated.length > 0) throw new OAuthFailure(400, 'invalid_request', `repeated parameter: ${repeated.join(', ')}`);
+  // RFC 6749 §5.2: a grant the server does not offer (the password grant included) is
+  // unsupported_grant_type for every client; the library would call a known-but-unoffered grant
+  // unauthorized_client. A missing grant_type is left to the library (invalid_request).
+  const grantType = form.get('grant_type');
+  if (grantType !== null && grantType !== '' && !SUPPORTED_GRANT_TYPES.includes(grantType)) {
+    throw new OAuthFailure(400, 'unsupported_grant_type', `grant_type must be one of ${SUPPORTED_GRANT_TYPES.join(', ')}`);
+  }
   const requestId = req.inkwell?.requestId ?? 'token';
   const model = new OAuthModel(users, requestId);
   const { headers, body: fields, basic } = withDecodedBasicCredentials(req, form);

@@ -27,7 +27,8 @@ const NOT_FOUND_DETAIL = 'There is no such resource.';
  * The last policy of the API pipeline: routes the request through the route table and answers
  * it. Unknown path (or a parameter that does not fit, e.g. `/users/abc`): 404 `not_found`.
  * Known path, other method: 405 `method_not_allowed` with `Allow`. Otherwise it resolves `me`
- * (401 without a signed-in caller), reads the body of POST/PUT/PATCH/DELETE requests
+ * (401 invalid_token without a user behind the token, also for app-only tokens on routes that
+ * act as a user), checks the route's static scope, reads the body of POST/PUT/PATCH/DELETE requests
  * (415/413/400, see readJsonBody), calls the handler and sends its document; whatever the
  * handler throws goes through the one error table. It never calls `next`.
  */
@@ -62,8 +63,10 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
   const route = match.route;
   state.route = route.pattern;
   const caller = state.caller;
-  authorize(route, caller);
+  // `me` first: an app-only token on any `me` path is 401 invalid_token (there is no user behind
+  // it, docs/api/auth.md "The token check"), before the route's "acts as a user" 403.
   const params = resolveParams(route, match.values, caller);
+  authorize(route, caller);
   const body = method === 'GET' ? undefined : await readJsonBody(req, deps.maxBodyBytes);
   const request: ApiRequest = {
     method: method as HttpMethod,
