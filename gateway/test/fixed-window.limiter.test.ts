@@ -38,6 +38,20 @@ describe('FixedWindowLimiter against real Redis', () => {
     expect(ttl).toBeLessThanOrEqual(300_000);
   });
 
+  it('takes a count back without touching the expiry, never recreating an ended window; reset ends it', async () => {
+    const limiter = new FixedWindowLimiter(redis, { windowMs: 60_000, keyPrefix: prefix });
+    await limiter.hit('refund', 2);
+    await limiter.hit('refund', 2);
+    await limiter.refund('refund');
+    expect(await limiter.hit('refund', 2)).toMatchObject({ remaining: 0, exceeded: false });
+    expect(await redis.pttl(`${prefix}refund`)).toBeGreaterThan(50_000);
+    await limiter.reset('refund');
+    expect(await redis.exists(`${prefix}refund`)).toBe(0);
+    await limiter.refund('refund');
+    expect(await redis.exists(`${prefix}refund`)).toBe(0);
+    expect(await limiter.hit('refund', 2)).toMatchObject({ remaining: 1 });
+  });
+
   it('starts a new window once the old one has expired', async () => {
     const limiter = new FixedWindowLimiter(redis, { windowMs: 300, keyPrefix: prefix });
     await limiter.hit('short', 1);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createTestUser, freePort, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
@@ -86,6 +87,35 @@ describe('rate limits (contract §9)', () => {
     expect(body).toMatchObject({ errors: [{ status: '429', code: 'rate_limited' }] });
 
     expect((await get(`/users/${user.id}`, { 'x-forwarded-for': freshAddress() })).status).toBe(401);
+  });
+
+  it('a flood of made-up tokens is counted before it is looked up: 429 after the anonymous allowance, at most that many lookups', async () => {
+    const lookups = async () => Number(/^gateway_token_lookups_total (\d+)$/m.exec(await (await fetch(`${stack.origin}/metrics`)).text())?.[1]);
+    const address = freshAddress();
+    const known = await createTestUser(stack.system);
+    expect((await get('/users/me', { 'x-forwarded-for': address, authorization: `Bearer ${known.token}` })).status).toBe(200);
+    const before = await lookups();
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 100; i++) {
+      last = await get(`/users/${user.id}`, { 'x-forwarded-for': address, authorization: `Bearer iwk_at_${randomBytes(32).toString('base64url')}` });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 60)).toEqual(Array<number>(60).fill(401));
+    expect(statuses.slice(60)).toEqual(Array<number>(40).fill(429));
+    expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limits(last as Response)).toMatchObject({ limit: 60, remaining: 0 });
+    expect((await lookups()) - before).toBeLessThanOrEqual(60);
+
+    // The valid token's own lookup was taken back from the address's window (60 unknown tokens got
+    // through, not 59), and, cached, it keeps working from that address. A token the gateway has
+    // not seen yet waits for the window like any other (it cannot be told apart without a lookup).
+    const cachedAnswer = await get('/users/me', { 'x-forwarded-for': address, authorization: `Bearer ${known.token}` });
+    expect(cachedAnswer.status).toBe(200);
+    expect(limits(cachedAnswer)).toMatchObject({ limit: 5 });
+    const unseen = await createTestUser(stack.system);
+    expect((await get('/users/me', { 'x-forwarded-for': address, authorization: `Bearer ${unseen.token}` })).status).toBe(429);
+    expect((await lookups()) - before).toBeLessThanOrEqual(60);
   });
 
   it('fails open when Redis is unreachable: requests are served, without rate-limit headers, and counted in a metric', async () => {

@@ -71,6 +71,34 @@ describe('AccessTokenResolver', () => {
     expect(backend.calls).toHaveLength(1);
   });
 
+  it('keeps a valid token cached (no new lookup) through 20,000 distinct unknown tokens: they only evict each other', async () => {
+    const backend = usersKnowing({ [token]: { userId: '7', expiresAtMs: Date.now() + 3_600_000 } });
+    const resolver = new AccessTokenResolver({ users: backend.users, cacheSize: 100, ttlMs: 60_000 });
+    await resolver.resolve(token);
+    for (let i = 0; i < 20_000; i++) expect(await resolver.resolve(generateToken('accessToken'))).toBeNull();
+    expect(backend.calls).toHaveLength(20_001);
+    expect(resolver.negativeCacheSize).toBe(100);
+    const again = resolver.resolve(token);
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toMatchObject({ userId: '7' });
+    expect(backend.calls).toHaveLength(20_001);
+  });
+
+  it('tells a cache miss apart without looking anything up, so the caller can count the request first', async () => {
+    const backend = usersKnowing({ [token]: { userId: '7' } });
+    const resolver = new AccessTokenResolver({ users: backend.users, cacheSize: 10, ttlMs: 60_000 });
+    const unknown = generateToken('personalToken');
+    expect(resolver.cached(token)).toBeUndefined();
+    expect(resolver.cached(unknown)).toBeUndefined();
+    expect(resolver.cached('garbage')).toBeNull();
+    expect(backend.calls).toHaveLength(0);
+    await resolver.lookUp(token);
+    await resolver.lookUp(unknown);
+    expect(resolver.cached(token)).toMatchObject({ userId: '7' });
+    expect(resolver.cached(unknown)).toBeNull();
+    expect(backend.calls).toHaveLength(2);
+  });
+
   it('never serves a token past its expiry, nor past the cache TTL', async () => {
     let now = 1_000_000;
     const backend = usersKnowing({ [token]: { userId: '7', expiresAtMs: now + 5_000 } });

@@ -25,8 +25,15 @@ export interface ResolvedToken {
 /** Options of {@link AccessTokenResolver}. */
 export interface AccessTokenResolverOptions {
   readonly users: Pick<GrpcClient<typeof UsersService>, 'getAccessToken'>;
-  /** Most tokens (valid or not) kept in memory. */
+  /** Most valid tokens kept in memory. */
   readonly cacheSize: number;
+  /**
+   * Most unknown (or expired, revoked) tokens remembered, in a cache of their own so that a flood
+   * of garbage cannot evict valid tokens; defaults to `cacheSize`.
+   */
+  readonly negativeCacheSize?: number;
+  /** Called once per users-service lookup (the `gateway_token_lookups_total` metric). */
+  readonly onLookup?: () => void;
   /** How long a lookup is trusted before the users service is asked again (ms). */
   readonly ttlMs: number;
   /** Deadline of the lookup call (ms). */
@@ -54,14 +61,19 @@ export function looksLikeAccessToken(token: string): boolean {
  * Resolves bearer tokens to users, apps and scopes (contract §5) without a network round trip in
  * the common case: results live in a bounded in-process LRU cache (TokenCache) keyed by the
  * token's hash, each trusted for `ttlMs` at most and never past the token's expiry. Unknown,
- * expired and revoked tokens are cached too (as `null`), so repeating a bad token costs no
- * lookup either; tokens are random, so a hash that is unknown now cannot become valid later.
+ * expired and revoked tokens are remembered too, so repeating a bad token costs no lookup
+ * either (tokens are random, so a hash that is unknown now cannot become valid later), but in a
+ * second, separate LRU: however many distinct unknown tokens arrive, they only evict each other,
+ * never a valid token (docs/api/auth.md "The token check").
  * Revocations reach the cache through {@link AccessTokenResolver.evict} (the Redis revocation
  * channel and the gateway's own /oauth/revoke).
  */
 export class AccessTokenResolver {
   readonly #users: AccessTokenResolverOptions['users'];
-  readonly #cache: TokenCache<ResolvedToken | null>;
+  readonly #cache: TokenCache<ResolvedToken>;
+  /** Tokens known to be invalid (the value is meaningless). */
+  readonly #negative: TokenCache<true>;
+  readonly #onLookup: () => void;
   readonly #ttlMs: number;
   readonly #deadlineMs: number | undefined;
   readonly #now: () => number;
@@ -73,6 +85,8 @@ export class AccessTokenResolver {
   constructor(options: AccessTokenResolverOptions) {
     this.#users = options.users;
     this.#cache = new TokenCache(options.cacheSize);
+    this.#negative = new TokenCache(options.negativeCacheSize ?? options.cacheSize);
+    this.#onLookup = options.onLookup ?? (() => undefined);
     this.#ttlMs = options.ttlMs;
     this.#deadlineMs = options.deadlineMs;
     this.#now = options.now ?? Date.now;
@@ -85,11 +99,27 @@ export class AccessTokenResolver {
    * another reason (the users service is down) rejects with its AppError and is not cached.
    */
   resolve(token: string): ResolvedToken | null | Promise<ResolvedToken | null> {
+    const cached = this.cached(token);
+    return cached === undefined ? this.lookUp(token) : cached;
+  }
+
+  /**
+   * What the cache knows about `token` without any lookup: the resolved token, `null` when it is
+   * known to be invalid (or not shaped like a token), `undefined` when only the users service can
+   * tell (then {@link lookUp} asks it). Lets the caller count a request before the work a miss causes.
+   */
+  cached(token: string): ResolvedToken | null | undefined {
     if (!looksLikeAccessToken(token)) return null;
     const hash = hashToken(token);
     const now = this.#now();
     const cached = this.#cache.get(hash, now);
     if (cached !== undefined) return cached;
+    return this.#negative.get(hash, now) === undefined ? undefined : null;
+  }
+
+  /** Asks the users service about `token` (one call for concurrent misses of one token) and caches the answer; see {@link resolve}. */
+  lookUp(token: string): Promise<ResolvedToken | null> {
+    const hash = hashToken(token);
     const pending = this.#inFlight.get(hash);
     if (pending !== undefined) return pending;
     const lookup = this.#lookUp(token, hash).finally(() => this.#inFlight.delete(hash));
@@ -109,13 +139,19 @@ export class AccessTokenResolver {
     this.#cache.clear();
   }
 
-  /** Tokens currently cached (for metrics and tests). */
+  /** Valid tokens currently cached (for metrics and tests). */
   get cacheSize(): number {
     return this.#cache.size;
   }
 
+  /** Invalid tokens currently remembered (for tests). */
+  get negativeCacheSize(): number {
+    return this.#negative.size;
+  }
+
   async #lookUp(token: string, hash: string): Promise<ResolvedToken | null> {
     const evictions = this.#evictions;
+    this.#onLookup();
     let found: AccessToken | undefined;
     try {
       found = (await this.#users.getAccessToken({ accessToken: token }, this.#deadlineMs === undefined ? {} : { deadlineMs: this.#deadlineMs })).token;
@@ -125,13 +161,12 @@ export class AccessTokenResolver {
     }
     const now = this.#now();
     const resolved = found === undefined ? null : toResolved(found, hash);
-    if (resolved !== null && resolved.expiresAt <= now) {
-      this.#cache.set(hash, null, now + this.#ttlMs, now);
+    if (resolved === null || resolved.expiresAt <= now) {
+      this.#negative.set(hash, true, now + this.#ttlMs, now);
       return null;
     }
     if (evictions !== this.#evictions) return resolved;
-    const until = resolved === null ? now + this.#ttlMs : Math.min(now + this.#ttlMs, resolved.expiresAt);
-    this.#cache.set(hash, resolved, until, now);
+    this.#cache.set(hash, resolved, Math.min(now + this.#ttlMs, resolved.expiresAt), now);
     return resolved;
   }
 }

@@ -16,6 +16,7 @@ import { registerDeveloperPage } from '../pages/developer.page.js';
 import { createPageContext } from '../pages/page-context.js';
 import { SessionStore } from '../pages/session.store.js';
 import { registerAccountPages } from '../pages/signin.page.js';
+import { VisitorCsrfKey } from '../pages/visitor-csrf.js';
 import { createBearerAuthPolicy } from '../policies/bearer-auth.policy.js';
 import { createBenchNoAuthPolicy } from '../policies/bench-noauth.policy.js';
 import { createRateLimitPolicy } from '../policies/rate-limit.policy.js';
@@ -53,7 +54,18 @@ export interface AuthEdge {
  */
 export function createAuthEdge({ config, users, redis, registry, logger }: AuthEdgeDeps): AuthEdge {
   const issuer = config.publicBaseUrl;
-  const resolver = new AccessTokenResolver({ users, cacheSize: config.tokenCache.size, ttlMs: config.tokenCache.ttlMs, deadlineMs: config.grpcDeadlineMs });
+  const lookups = new Counter({
+    name: 'gateway_token_lookups_total',
+    help: 'Access tokens looked up in the users service (cache misses).',
+    registers: [registry],
+  });
+  const resolver = new AccessTokenResolver({
+    users,
+    cacheSize: config.tokenCache.size,
+    ttlMs: config.tokenCache.ttlMs,
+    deadlineMs: config.grpcDeadlineMs,
+    onLookup: () => lookups.inc(),
+  });
   const revocations = subscribeToRevocations(redis, { revoked: (hashes) => resolver.evict(hashes), gap: () => resolver.evictAll() }, logger);
   const limiter = new FixedWindowLimiter(redis, { windowMs: config.rateLimit.windowMs, keyPrefix: rateLimitKeyPrefix(issuer) });
   const failOpen = new Counter({
@@ -65,6 +77,7 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
   const sessions = new SessionStore(redis, { signedInTtlSeconds: config.sessionTtlSeconds });
   const pages = createPageContext({
     sessions,
+    visitorCsrfKey: new VisitorCsrfKey(redis, `inkwell:pages:${deploymentTag(issuer)}:csrf-key`),
     cookies: { secure: config.cookieSecure, publicHttps: issuer.startsWith('https:'), trustProxy: config.trustProxy },
     publicBaseUrl: issuer,
     logger,
@@ -72,7 +85,7 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
 
   return {
     policies: [
-      createBearerAuthPolicy({ resolver, tokenLimit: config.rateLimit.tokenMax, anonymousLimit: config.rateLimit.anonymousMax, trustProxy: config.trustProxy }),
+      createBearerAuthPolicy({ resolver, limiter, tokenLimit: config.rateLimit.tokenMax, anonymousLimit: config.rateLimit.anonymousMax, trustProxy: config.trustProxy }),
       createRateLimitPolicy({ limiter, logger, failOpen }),
       createRequireAuthPolicy(logger),
       createBenchNoAuthPolicy(config.benchNoAuth),
@@ -98,5 +111,10 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
  * never count each other's requests.
  */
 export function rateLimitKeyPrefix(publicBaseUrl: string): string {
-  return `inkwell:rl:${createHash('sha256').update(publicBaseUrl).digest('hex').slice(0, 8)}:`;
+  return `inkwell:rl:${deploymentTag(publicBaseUrl)}:`;
+}
+
+/** 8 hex of sha256(PUBLIC_BASE_URL): tells deployments sharing one Redis apart in key names. */
+function deploymentTag(publicBaseUrl: string): string {
+  return createHash('sha256').update(publicBaseUrl).digest('hex').slice(0, 8);
 }

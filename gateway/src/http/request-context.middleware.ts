@@ -41,6 +41,7 @@ export function createRequestContext({ logger, metrics }: RequestContextDeps): (
       authFailure: undefined,
       rateKey: '',
       rateLimit: 0,
+      rateWindow: undefined,
     };
     req.inkwell = state;
     res.setHeader('X-Request-Id', requestId);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AppError } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
+import type { RateLimitWindow } from '../ratelimit/fixed-window.limiter.js';
 
 /** Route label of requests that matched no route (keeps metric labels bounded). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -33,6 +34,12 @@ export interface RequestState {
   rateKey: string;
   /** Set by bearer-auth: the allowance of that window. */
   rateLimit: number;
+  /**
+   * Set by bearer-auth when it already counted the request on `rateKey`'s window (a token that
+   * was not cached is counted on the client address's window before it is looked up): the
+   * rate-limit policy then answers from this window instead of counting again.
+   */
+  rateWindow: RateLimitWindow | undefined;
 }
 
 /** The request objects express-gateway hands to policies and gateway routes, with our state. */

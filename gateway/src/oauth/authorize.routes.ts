@@ -29,8 +29,9 @@ export interface AuthorizeRoutesDeps {
  *
  * GET checks the request (checkAuthorizationRequest): problems with the client or redirect_uri
  * are shown as a page (400), never redirected; other problems are redirected to the client
- * with `error`. A valid request from someone not signed in goes to the sign-in page, which comes
- * back here; a signed-in person sees the consent page.
+ * with `error` only once the person has signed in (before that they are a 400 page too, so that
+ * nobody can use our origin as a redirector). A valid request from someone not signed in goes to
+ * the sign-in page, which comes back here; a signed-in person sees the consent page.
  *
  * POST (the consent form: CSRF-checked, signed-in only) checks the request again. Deny →
  * redirect with `error=access_denied`. Allow → @node-oauth/oauth2-server issues the code
@@ -51,15 +52,28 @@ export function registerAuthorizeRoutes(app: EgApp, deps: AuthorizeRoutesDeps): 
     }
   };
 
-  /** Checks the request; answers the problems itself and returns undefined, or the valid request. */
-  const check = async (req: GatewayRequest, res: ServerResponse, fields: URLSearchParams): Promise<{ valid: ValidAuthorizationRequest; params: AuthorizationParams } | undefined> => {
+  const refused = (res: ServerResponse, message: string): undefined => {
+    sendPage(res, 400, layout('Authorization request refused', html`<p class="error" role="alert">${message}</p><p>Go back to the application and try again, or tell its developers.</p>`));
+    return undefined;
+  };
+
+  /**
+   * Checks the request; answers the problems itself and returns undefined, or the valid request.
+   * `signedIn` false: nobody has signed in yet, so even an error the client's own redirect URI
+   * could receive is shown as a page (docs/api/auth.md "Where errors go": anyone can register an
+   * app, so a redirect from our origin must not be a free trampoline, RFC 9700 §4.11).
+   */
+  const check = async (
+    req: GatewayRequest,
+    res: ServerResponse,
+    fields: URLSearchParams,
+    signedIn: boolean,
+  ): Promise<{ valid: ValidAuthorizationRequest; params: AuthorizationParams } | undefined> => {
     const { params, repeated } = readAuthorizationParams(fields);
     const client = await lookUpClient(req, params, repeated);
     const result = checkAuthorizationRequest(params, repeated, client);
-    if (result.kind === 'page') {
-      sendPage(res, 400, layout('Authorization request refused', html`<p class="error" role="alert">${result.message}</p><p>Go back to the application and try again, or tell its developers.</p>`));
-      return undefined;
-    }
+    if (result.kind === 'page') return refused(res, result.message);
+    if (result.kind === 'redirect' && !signedIn) return refused(res, `The application sent an authorization request Inkwell cannot accept (${result.error}: ${result.description}).`);
     if (result.kind === 'redirect') {
       sendRedirect(res, clientRedirect(result.redirectUri, issuer, { error: result.error, error_description: result.description, state: result.state }));
       return undefined;
@@ -72,10 +86,10 @@ export function registerAuthorizeRoutes(app: EgApp, deps: AuthorizeRoutesDeps): 
     pages.handle('/oauth/authorize', async (req, res) => {
       const url = req.originalUrl ?? req.url ?? '/';
       const queryStart = url.indexOf('?');
-      const checked = await check(req, res, new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1)));
-      if (checked === undefined) return;
       const open = await pages.session(req);
-      if (open?.session.userId === undefined || open.session.userName === undefined) return sendRedirect(res, signInUrl(url));
+      const checked = await check(req, res, new URLSearchParams(queryStart === -1 ? '' : url.slice(queryStart + 1)), open !== undefined);
+      if (checked === undefined) return;
+      if (open === undefined) return sendRedirect(res, signInUrl(url));
       const { valid, params } = checked;
       sendPage(
         res,
@@ -100,11 +114,10 @@ export function registerAuthorizeRoutes(app: EgApp, deps: AuthorizeRoutesDeps): 
     '/oauth/authorize',
     pages.handle('/oauth/authorize', async (req, res) => {
       const { form, session } = await pages.verifiedForm(req);
-      const checked = await check(req, res, authorizationFields(form));
+      const checked = await check(req, res, authorizationFields(form), true);
       if (checked === undefined) return;
       const { valid, params } = checked;
       const userId = session.session.userId;
-      if (userId === undefined) return sendRedirect(res, signInUrl(`/oauth/authorize?${authorizationFields(form).toString()}`));
 
       const decision = form.get('decision');
       if (decision === 'deny') {

@@ -5,8 +5,9 @@ import type { Logger } from '@inkwell/logging';
 import type { GatewayRequest } from '../http/request-state.js';
 import { readFormBody, FormBodyError } from './form-body.reader.js';
 import { html, layout, sendPage } from './html.js';
-import { readCookie, sessionCookie, SESSION_COOKIE, type CookiePolicy } from './session.cookie.js';
+import { pageCookie, readCookie, sessionCookie, SESSION_COOKIE, type CookiePolicy } from './session.cookie.js';
 import { csrfMatches, type OpenSession, type SessionStore } from './session.store.js';
+import { isVisitorNonce, newVisitorNonce, VISITOR_COOKIE, VISITOR_COOKIE_MAX_AGE_SECONDS, visitorCsrfMatches, visitorCsrfToken, type VisitorCsrfKey } from './visitor-csrf.js';
 
 /** A failure a page shows to the person in front of it, with its HTTP status. */
 export class PageError extends Error {
@@ -20,28 +21,32 @@ export class PageError extends Error {
   }
 }
 
-/** What every page needs: sessions, the cookie policy, the public origin, logging. */
+/** What every page needs: sessions, the visitors' CSRF key, the cookie policy, the public origin, logging. */
 export interface PageContextDeps {
   readonly sessions: SessionStore;
+  readonly visitorCsrfKey: VisitorCsrfKey;
   readonly cookies: CookiePolicy;
   /** PUBLIC_BASE_URL (no trailing slash). */
   readonly publicBaseUrl: string;
   readonly logger: Logger;
 }
 
-/** A signed-in session. */
-export interface SignedInSession extends OpenSession {
-  readonly session: OpenSession['session'] & { readonly userId: string; readonly userName: string };
-}
+
+/** A signed-in session (every session is one: visitors have none). */
+export type SignedInSession = OpenSession;
 
 /** Session and form plumbing shared by the sign-in, sign-up, consent and developer pages. */
 export interface PageContext {
-  /** The request's session, if its cookie names a live one. */
+  /** The request's (signed-in) session, if its cookie names a live one. */
   session(req: GatewayRequest): Promise<OpenSession | undefined>;
-  /** The request's session, or a new visitor session whose cookie is set on `res`. */
-  ensureSession(req: GatewayRequest, res: ServerResponse): Promise<OpenSession>;
-  /** Replaces the request's session with a signed-in one (new id and CSRF token) and sets its cookie. */
-  signIn(req: GatewayRequest, res: ServerResponse, user: { readonly id: string; readonly name: string }): Promise<SignedInSession>;
+  /**
+   * The CSRF token of a form shown before sign-in (sign-in, sign-up): the HMAC of the visitor
+   * cookie's nonce under the server key, setting a new nonce cookie on `res` when the request
+   * has none. Stateless: nothing is written to Redis.
+   */
+  visitorCsrf(req: GatewayRequest, res: ServerResponse): Promise<string>;
+  /** Replaces the request's session with a new signed-in one (new id and CSRF token) and sets its cookie. */
+  signIn(req: GatewayRequest, res: ServerResponse, user: { readonly id: string; readonly name: string }): Promise<OpenSession>;
   /** Ends the request's session and deletes its cookie. */
   signOut(req: GatewayRequest, res: ServerResponse): Promise<void>;
   /**
@@ -51,6 +56,11 @@ export interface PageContext {
    * session expired).
    */
   verifiedForm(req: GatewayRequest): Promise<{ readonly form: URLSearchParams; readonly session: OpenSession }>;
+  /**
+   * Like verifiedForm, for the forms shown before sign-in: the form's `csrf_token` must be the
+   * visitor token of the request's visitor cookie (see visitorCsrf). Throws PageError 403 otherwise.
+   */
+  verifiedVisitorForm(req: GatewayRequest): Promise<URLSearchParams>;
   /** The caller to send to the users service on behalf of a page request. */
   caller(req: GatewayRequest, session?: OpenSession): CallerContext;
   /** Runs a page handler, answering PageError, form-body errors and service failures with an error page. */
@@ -59,11 +69,19 @@ export interface PageContext {
 
 /** Builds the page context. */
 export function createPageContext(deps: PageContextDeps): PageContext {
-  const { sessions, cookies, logger } = deps;
+  const { sessions, visitorCsrfKey, cookies, logger } = deps;
   const publicOrigin = new URL(deps.publicBaseUrl).origin;
+  const expired = (): PageError =>
+    new PageError(403, 'Please try again', 'This form has expired or was not sent from an Inkwell page. Go back, reload the page and send it again.');
 
-  const setCookie = (req: GatewayRequest, res: ServerResponse, open: OpenSession): void => {
-    res.setHeader('Set-Cookie', sessionCookie(open.id, sessions.ttlSeconds(open.session), req, cookies));
+  /** Refuses a form posted from another site (`Origin`), then reads it. */
+  const readOwnForm = async (req: GatewayRequest): Promise<URLSearchParams> => {
+    const origin = req.headers.origin;
+    // `null` (privacy modes, sandboxed frames) says nothing either way: the CSRF token decides.
+    if (origin !== undefined && origin !== 'null' && origin !== publicOrigin && !sameHost(origin, req.headers.host)) {
+      throw new PageError(403, 'Request refused', 'This form was sent from another site.');
+    }
+    return readFormBody(req);
   };
 
   const context: PageContext = {
@@ -73,19 +91,20 @@ export function createPageContext(deps: PageContextDeps): PageContext {
       return session === undefined || id === undefined ? undefined : { id, session };
     },
 
-    async ensureSession(req, res) {
-      const existing = await context.session(req);
-      if (existing !== undefined) return existing;
-      const opened = await sessions.open();
-      setCookie(req, res, opened);
-      return opened;
+    async visitorCsrf(req, res) {
+      let nonce = readCookie(req, VISITOR_COOKIE);
+      if (!isVisitorNonce(nonce)) {
+        nonce = newVisitorNonce();
+        res.setHeader('Set-Cookie', pageCookie(VISITOR_COOKIE, nonce, VISITOR_COOKIE_MAX_AGE_SECONDS, req, cookies));
+      }
+      return visitorCsrfToken(await visitorCsrfKey.get(), nonce);
     },
 
     async signIn(req, res, user) {
       await sessions.destroy(readCookie(req, SESSION_COOKIE));
       const opened = await sessions.open(user);
-      setCookie(req, res, opened);
-      return opened as SignedInSession;
+      res.setHeader('Set-Cookie', sessionCookie(opened.id, sessions.ttlSeconds, req, cookies));
+      return opened;
     },
 
     async signOut(req, res) {
@@ -94,17 +113,16 @@ export function createPageContext(deps: PageContextDeps): PageContext {
     },
 
     async verifiedForm(req) {
-      const origin = req.headers.origin;
-      // `null` (privacy modes, sandboxed frames) says nothing either way: the CSRF token decides.
-      if (origin !== undefined && origin !== 'null' && origin !== publicOrigin && !sameHost(origin, req.headers.host)) {
-        throw new PageError(403, 'Request refused', 'This form was sent from another site.');
-      }
-      const form = await readFormBody(req);
+      const form = await readOwnForm(req);
       const session = await context.session(req);
-      if (session === undefined || !csrfMatches(session.session, form.get('csrf_token'))) {
-        throw new PageError(403, 'Please try again', 'This form has expired or was not sent from an Inkwell page. Go back, reload the page and send it again.');
-      }
+      if (session === undefined || !csrfMatches(session.session, form.get('csrf_token'))) throw expired();
       return { form, session };
+    },
+
+    async verifiedVisitorForm(req) {
+      const form = await readOwnForm(req);
+      if (!visitorCsrfMatches(await visitorCsrfKey.get(), readCookie(req, VISITOR_COOKIE), form.get('csrf_token'))) throw expired();
+      return form;
     },
 
     caller(req, session) {

@@ -42,6 +42,11 @@ export function isSecureRequest(req: IncomingMessage, trustProxy: boolean): bool
  * deletes the cookie.
  */
 export function sessionCookie(value: string, maxAgeSeconds: number, req: IncomingMessage, policy: CookiePolicy): string {
+  return pageCookie(SESSION_COOKIE, value, maxAgeSeconds, req, policy);
+}
+
+/** A Set-Cookie value of the pages with the session cookie's attributes (see sessionCookie), for cookie `name`. */
+export function pageCookie(name: string, value: string, maxAgeSeconds: number, req: IncomingMessage, policy: CookiePolicy): string {
   const secure = policy.secure === 'auto' ? policy.publicHttps || isSecureRequest(req, policy.trustProxy) : policy.secure;
-  return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return `${name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }

@@ -15,7 +15,8 @@ export interface AccountPagesDeps {
 
 /**
  * The account pages: `GET/POST /signin`, `GET/POST /signup`, `POST /signout`. Both forms carry
- * the visitor session's CSRF token and a `return_to` (see safeReturnTo) that leads back to the
+ * the stateless visitor CSRF token (PageContext.visitorCsrf: showing them writes nothing to
+ * Redis) and a `return_to` (see safeReturnTo) that leads back to the
  * authorization request that sent the visitor here. Signing in or up opens a new session (new
  * id, new CSRF token) and redirects (303) to `return_to`. Wrong credentials are one message
  * for an unknown login and a wrong password alike (400); the users service's back-off after
@@ -27,21 +28,21 @@ export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesD
     '/signin',
     pages.handle('/signin', async (req, res) => {
       const returnTo = safeReturnTo(queryParam(req, 'return_to'));
-      const open = await pages.ensureSession(req, res);
-      if (open.session.userId !== undefined) return sendRedirect(res, returnTo);
-      sendPage(res, 200, signInPage({ csrf: open.session.csrf, returnTo }));
+      if ((await pages.session(req)) !== undefined) return sendRedirect(res, returnTo);
+      sendPage(res, 200, signInPage({ csrf: await pages.visitorCsrf(req, res), returnTo }));
     }),
   );
 
   app.post(
     '/signin',
     pages.handle('/signin', async (req, res) => {
-      const { form, session } = await pages.verifiedForm(req);
+      const form = await pages.verifiedVisitorForm(req);
+      const csrf = form.get('csrf_token') as string;
       const returnTo = safeReturnTo(form.get('return_to'));
       const login = (form.get('login') ?? '').trim();
       const password = form.get('password') ?? '';
       const again = (status: number, message: string, headers?: Record<string, string>): void =>
-        sendPage(res, status, signInPage({ csrf: session.session.csrf, returnTo, login, error: message }), { headers });
+        sendPage(res, status, signInPage({ csrf, returnTo, login, error: message }), { headers });
       if (login === '' || password === '') return again(400, 'Enter your name or e-mail address and your password.');
       let retryAfter: unknown;
       try {
@@ -64,16 +65,16 @@ export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesD
     '/signup',
     pages.handle('/signup', async (req, res) => {
       const returnTo = safeReturnTo(queryParam(req, 'return_to'));
-      const open = await pages.ensureSession(req, res);
-      if (open.session.userId !== undefined) return sendRedirect(res, returnTo);
-      sendPage(res, 200, signUpPage({ csrf: open.session.csrf, returnTo }));
+      if ((await pages.session(req)) !== undefined) return sendRedirect(res, returnTo);
+      sendPage(res, 200, signUpPage({ csrf: await pages.visitorCsrf(req, res), returnTo }));
     }),
   );
 
   app.post(
     '/signup',
     pages.handle('/signup', async (req, res) => {
-      const { form, session } = await pages.verifiedForm(req);
+      const form = await pages.verifiedVisitorForm(req);
+      const csrf = form.get('csrf_token') as string;
       const returnTo = safeReturnTo(form.get('return_to'));
       const name = (form.get('name') ?? '').trim();
       const email = (form.get('email') ?? '').trim();
@@ -86,7 +87,7 @@ export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesD
       } catch (error) {
         if (isAppError(error) && (error.code === ErrorCode.INVALID_ARGUMENT || error.code === ErrorCode.ALREADY_EXISTS)) {
           const problems = error.details.length > 0 ? error.details.map((detail) => fieldProblem(detail.pointer, detail.detail ?? error.message, error.code)) : [error.message];
-          return sendPage(res, error.code === ErrorCode.ALREADY_EXISTS ? 409 : 400, signUpPage({ csrf: session.session.csrf, returnTo, name, email, errors: problems }));
+          return sendPage(res, error.code === ErrorCode.ALREADY_EXISTS ? 409 : 400, signUpPage({ csrf, returnTo, name, email, errors: problems }));
         }
         throw error;
       }

@@ -28,7 +28,8 @@ export interface RateLimitDeps {
  * When Redis is down or the script fails, the request goes through without the headers (fail
  * open: a limiter outage must not take the API down); each such request is counted in the
  * `gateway_rate_limit_fail_open_total` metric and logged at most once per `logIntervalMs`.
- * A request without a window (`rateKey` empty) is not limited.
+ * A request without a window (`rateKey` empty) is not limited; one that bearer-auth already
+ * counted (`rateWindow`, a token looked up after counting) is answered from that count.
  */
 export function createRateLimitPolicy(deps: RateLimitDeps): EgPolicy {
   const { limiter, logger, failOpen } = deps;
@@ -51,6 +52,19 @@ export function createRateLimitPolicy(deps: RateLimitDeps): EgPolicy {
         next();
         return;
       }
+      const answer = (window: RateLimitWindow): void => {
+        setHeaders(res, window);
+        if (!window.exceeded) {
+          next();
+          return;
+        }
+        const detail = `Rate limit of ${window.limit} requests exceeded; try again in ${window.resetSeconds} s.`;
+        sendJsonApi(res, 429, errorDocument('rate_limited', detail), { 'Retry-After': String(window.resetSeconds) });
+      };
+      if (state.rateWindow !== undefined) {
+        answer(state.rateWindow);
+        return;
+      }
       limiter.hit(state.rateKey, state.rateLimit).then(
         (window) => {
           if (window === undefined) {
@@ -58,13 +72,7 @@ export function createRateLimitPolicy(deps: RateLimitDeps): EgPolicy {
             next();
             return;
           }
-          setHeaders(res, window);
-          if (!window.exceeded) {
-            next();
-            return;
-          }
-          const detail = `Rate limit of ${window.limit} requests exceeded; try again in ${window.resetSeconds} s.`;
-          sendJsonApi(res, 429, errorDocument('rate_limited', detail), { 'Retry-After': String(window.resetSeconds) });
+          answer(window);
         },
         (error: unknown) => {
           reportFailOpen('redis_error', error);

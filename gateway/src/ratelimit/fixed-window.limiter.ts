@@ -17,9 +17,17 @@ end
 return { count, ttl }
 `;
 
+/** Takes one count back if the window still exists (never creates a key, keeps its expiry). */
+const REFUND_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
 const COMMAND = 'inkwellFixedWindow';
+const REFUND_COMMAND = 'inkwellFixedWindowRefund';
 
 type FixedWindowCommand = (key: string, windowMs: number) => Promise<[number, number]>;
+type RefundCommand = (key: string) => Promise<number>;
 
 /** The state of one window after counting a request. */
 export interface RateLimitWindow {
@@ -55,6 +63,7 @@ export class FixedWindowLimiter {
   readonly #windowMs: number;
   readonly #keyPrefix: string;
   readonly #command: FixedWindowCommand;
+  readonly #refund: RefundCommand;
 
   constructor(redis: Redis, options: FixedWindowOptions) {
     this.#redis = redis;
@@ -64,6 +73,9 @@ export class FixedWindowLimiter {
     if (commands[COMMAND] === undefined) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: FIXED_WINDOW_LUA });
     const command = commands[COMMAND] as FixedWindowCommand;
     this.#command = command.bind(redis);
+    const refunds = redis as unknown as Record<string, RefundCommand | undefined>;
+    if (refunds[REFUND_COMMAND] === undefined) redis.defineCommand(REFUND_COMMAND, { numberOfKeys: 1, lua: REFUND_LUA });
+    this.#refund = (refunds[REFUND_COMMAND] as RefundCommand).bind(redis);
   }
 
   /**
@@ -79,5 +91,20 @@ export class FixedWindowLimiter {
       resetSeconds: ttlMs <= 1_000 ? 1 : Math.ceil(ttlMs / 1_000),
       exceeded: count > limit,
     };
+  }
+
+  /**
+   * Takes back one request counted on `key` (it turned out to belong to another window, e.g. a
+   * token that was valid after all). Does nothing when the window has ended or Redis is not ready.
+   */
+  async refund(key: string): Promise<void> {
+    if (this.#redis.status !== 'ready') return;
+    await this.#refund(this.#keyPrefix + key);
+  }
+
+  /** Ends the window of `key` at once (e.g. a success clears a failure count). Does nothing when Redis is not ready. */
+  async reset(key: string): Promise<void> {
+    if (this.#redis.status !== 'ready') return;
+    await this.#redis.del(this.#keyPrefix + key);
   }
 }
