@@ -21,7 +21,7 @@ docker_answers() {
   command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1
 }
 
-# With a Docker engine: Postgres, Redis and Kafka from testcontainers, kept alive by a background
+# With a Docker engine: Postgres, Redis, Kafka and OpenSearch from testcontainers, kept alive by a background
 # process that lives as long as this shell (and is stopped with it).
 start_testcontainers() {
   rm -f .stack/env
@@ -37,15 +37,15 @@ start_testcontainers() {
   return 1
 }
 
-# Makes Postgres, Redis and Kafka available and exports DATABASE_URL, REDIS_URL, KAFKA_BROKERS.
-# Given variables win; else a Docker engine means testcontainers; else tools/stack/up.sh
-# reuses or starts this machine's servers (Kafka from Maven Central).
+# Makes Postgres, Redis, Kafka and OpenSearch available and exports DATABASE_URL, REDIS_URL,
+# KAFKA_BROKERS, OPENSEARCH_URL. Given variables win; else a Docker engine means testcontainers;
+# else tools/stack/up.sh reuses or starts this machine's servers (Kafka and OpenSearch from Maven Central).
 ensure_stack() {
-  if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}" ] && docker_answers; then
+  if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}${OPENSEARCH_URL:-}" ] && docker_answers; then
     step "Bringing up the stack from testcontainers (a Docker engine answers)"
     start_testcontainers
   else
-    step "Bringing up the local stack (Postgres, Redis, Kafka)"
+    step "Bringing up the local stack (Postgres, Redis, Kafka, OpenSearch)"
     bash tools/stack/up.sh >/dev/null
   fi
   if [ -f .stack/env ]; then
@@ -54,7 +54,7 @@ ensure_stack() {
     . .stack/env
     set +a
   fi
-  step "Stack path: ${STACK_PATH:-env} (DATABASE_URL=${DATABASE_URL:-?} REDIS_URL=${REDIS_URL:-?} KAFKA_BROKERS=${KAFKA_BROKERS:-?})"
+  step "Stack path: ${STACK_PATH:-env} (DATABASE_URL=${DATABASE_URL:-?} REDIS_URL=${REDIS_URL:-?} KAFKA_BROKERS=${KAFKA_BROKERS:-?} OPENSEARCH_URL=${OPENSEARCH_URL:-?})"
 }
 
 # Generates the TypeScript of the protobuf contracts.
