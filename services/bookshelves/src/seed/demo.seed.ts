@@ -47,13 +47,18 @@ export async function seedDemoBookshelves(deps: DemoSeedDeps): Promise<void> {
     let next = 0;
     for (const spec of DEMO_SHELVES) {
       const shelf = await deps.shelves.createBookshelf(owner, spec, caller);
-      for (const [position, story] of candidates.slice(next, next + spec.stories).entries()) {
+      for (const [position, story] of pick(candidates, next, spec.stories).entries()) {
         await deps.items.addBookshelfItem(shelf.id, story.storyId, position < spec.read, caller);
       }
-      next = (next + spec.stories) % Math.max(candidates.length, 1);
+      next += spec.stories;
     }
     deps.logger.info({ userId: owner, shelves: DEMO_SHELVES.length }, 'demo bookshelves ready');
   }
+}
+
+/** `count` distinct stories taken cyclically from `stories`, starting at `start` (fewer when there are fewer). */
+function pick(stories: StoryState[], start: number, count: number): StoryState[] {
+  return Array.from({ length: Math.min(count, stories.length) }, (_, i) => stories[(start + i) % stories.length]!);
 }
 
 /** `stories` starting at `by` (wrapping), so that each owner shelves different stories. */
