@@ -138,7 +138,7 @@ export function storyPageStatement(query: StoryListQuery): Statement {
     where.push(`(${expression}, s.id) ${comparison} (${params.add(query.after.key)}::${KEY_TYPES[field]}, ${params.add(query.after.id)}::bigint)`);
   }
   return {
-    text: `SELECT s.id::text AS id, (${expression})::text AS sort_key FROM stories s
+    text: `SELECT s.id::text AS id, (${expression})::text AS sort_key, s.id::text AS tie_id FROM stories s
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ${expression} ${order}, s.id ${order}
       LIMIT ${limit}`,
