@@ -6,6 +6,8 @@ export interface StackEnv {
   databaseUrl: string;
   redisUrl: string;
   kafkaBrokers: string[];
+  /** Base URL of the OpenSearch node, e.g. http://127.0.0.1:19200 (docs/api/foundation.md). */
+  opensearchUrl: string;
 }
 
 /** The repository root: the nearest ancestor of `from` holding turbo.json. */
@@ -31,7 +33,7 @@ function readStackFile(root: string): Record<string, string> {
 }
 
 /**
- * The stack of this test run: DATABASE_URL / REDIS_URL / KAFKA_BROKERS when set, else what
+ * The stack of this test run: DATABASE_URL / REDIS_URL / KAFKA_BROKERS / OPENSEARCH_URL when set, else what
  * `tools/stack/up.sh` recorded in `.stack/env`, else the local defaults of this machine kind.
  */
 export function stackEnv(): StackEnv {
@@ -41,5 +43,6 @@ export function stackEnv(): StackEnv {
     databaseUrl: pick('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/inkwell'),
     redisUrl: pick('REDIS_URL', 'redis://127.0.0.1:6379'),
     kafkaBrokers: pick('KAFKA_BROKERS', '127.0.0.1:19092').split(',').map((broker) => broker.trim()).filter(Boolean),
+    opensearchUrl: pick('OPENSEARCH_URL', 'http://127.0.0.1:19200').replace(/\/+$/, ''),
   };
 }

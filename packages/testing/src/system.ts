@@ -55,6 +55,8 @@ export interface RunningSystem {
   redisKeyPrefix: string;
   /** What every process of this system prefixes its Kafka topics and groups with (empty in `fixed` mode). */
   kafkaNamespace: string;
+  /** What every process of this system prefixes its OpenSearch index names with (empty in `fixed` mode). */
+  opensearchIndexPrefix: string;
   /** Stops every process, gateway first. */
   stop(): Promise<void>;
 }
@@ -68,6 +70,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     DATABASE_URL: options.stack.databaseUrl,
     REDIS_URL: options.stack.redisUrl,
     KAFKA_BROKERS: options.stack.kafkaBrokers.join(','),
+    OPENSEARCH_URL: options.stack.opensearchUrl,
     ...(options.ports === 'free' ? isolation() : {}),
     ...options.env,
   };
@@ -114,6 +117,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       addresses: addressesByName,
       redisKeyPrefix: stackEnv.REDIS_KEY_PREFIX ?? '',
       kafkaNamespace: stackEnv.KAFKA_NAMESPACE ?? '',
+      opensearchIndexPrefix: stackEnv.OPENSEARCH_INDEX_PREFIX ?? '',
       stop: () => stopAll(started),
     };
   } catch (error) {
@@ -123,12 +127,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 }
 
 /**
- * Test systems share one Kafka broker and one Redis: each gets its own topic/group namespace and
- * key prefix so that no system consumes another's events or sees another's cursors and counters.
+ * Test systems share one Kafka broker, one Redis and one OpenSearch node: each gets its own
+ * topic/group namespace, key prefix and index name prefix so that no system consumes another's
+ * events, sees another's cursors and counters, or searches another's indices.
  */
 function isolation(): Record<string, string> {
   const id = randomUUID().slice(0, 8);
-  return { KAFKA_NAMESPACE: `t-${id}.`, REDIS_KEY_PREFIX: `t-${id}:` };
+  return { KAFKA_NAMESPACE: `t-${id}.`, REDIS_KEY_PREFIX: `t-${id}:`, OPENSEARCH_INDEX_PREFIX: `t-${id}.` };
 }
 
 async function stopAll(processes: RunningProcess[]): Promise<void> {
