@@ -33,7 +33,7 @@ interface Item {
 describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added', () => {
   let h: StoriesHarness;
   let copy: BookshelfCopyService;
-  let corpus: Fixture[] = [];
+  const corpus: Fixture[] = [];
   // Item ids: the public shelf's first items take 2000–2044; later ones count up from 100000, and
   // ids meant to sort below every later one count down from 99999.
   let nextItemId = 100_000;
