@@ -1,28 +1,85 @@
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+/*
+ * @inkwell/markdown: user-written Markdown → sanitised HTML, bounded in time and size
+ * (docs/api/foundation.md, "Markdown"). Every text renders in a worker thread of one pool per
+ * process (render-pool.ts), never on the caller's event loop; a text whose HTML would pass
+ * MAX_HTML_BYTES, that takes longer than the deadline or needs more than a worker's memory, is
+ * refused as INVALID_ARGUMENT `validation_failed` at the pointer of the field it came from.
+ */
 
-// Raw HTML in the source is escaped, not passed through; links are autodetected.
-const parser = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
+import { MarkdownLimitError, MarkdownRenderPool, type MarkdownRenderPoolOptions } from './render-pool.js';
 
-const policy: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'em', 'strong', 's', 'del', 'a', 'ul', 'ol', 'li',
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'img',
-  ],
-  allowedAttributes: { a: ['href', 'title'], img: ['src', 'alt', 'title'], th: ['style'], td: ['style'], ol: ['start'] },
-  allowedStyles: { th: { 'text-align': [/^(left|right|center)$/] }, td: { 'text-align': [/^(left|right|center)$/] } },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowProtocolRelative: false,
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener noreferrer' }) },
-};
-policy.allowedAttributes = { ...policy.allowedAttributes, a: ['href', 'title', 'rel'] };
+export { MAX_HTML_BYTES } from './render.js';
+export {
+  DEFAULT_RENDER_DEADLINE_MS,
+  DEFAULT_RENDER_MEMORY_MB,
+  DEFAULT_RENDER_WORKERS,
+  MarkdownLimitError,
+  MarkdownRenderPool,
+  type MarkdownLimit,
+  type MarkdownRenderPoolOptions,
+} from './render-pool.js';
+
+let shared: MarkdownRenderPool | undefined;
+
+function sharedPool(): MarkdownRenderPool {
+  shared ??= new MarkdownRenderPool();
+  return shared;
+}
 
 /**
- * Renders user-written Markdown to HTML that is safe to embed: no scripts, no event handlers,
- * no `javascript:`/`data:` URLs, links marked nofollow. Empty input gives an empty string.
+ * Sets the worker count, deadline and worker memory of this process's pool (a service's main.ts,
+ * at boot, from the MARKDOWN_RENDER_* variables of `markdownEnv` in @inkwell/config). Unset
+ * options keep their defaults;
+ * a pool already running is closed and replaced.
  */
-export function renderMarkdown(source: string): string {
-  if (!source) return '';
-  return sanitizeHtml(parser.render(source), policy).trim();
+export function configureMarkdown(options: MarkdownRenderPoolOptions): void {
+  const previous = shared;
+  shared = new MarkdownRenderPool(options);
+  void previous?.close();
+}
+
+/** Stops this process's render workers (at shutdown). The next render starts a fresh pool. */
+export async function closeMarkdown(): Promise<void> {
+  const previous = shared;
+  shared = undefined;
+  await previous?.close();
+}
+
+/** One Markdown attribute of a request: its text and the JSON pointer it came from. */
+export interface MarkdownField {
+  source: string;
+  /** JSON pointer into the request document, e.g. `/data/attributes/content`. */
+  pointer: string;
+}
+
+/**
+ * Renders `source` to sanitised HTML (no scripts, no event handlers, no `javascript:`/`data:`
+ * URLs, links `rel="nofollow noopener noreferrer"`); empty text gives an empty string. A text
+ * over a bound rejects with INVALID_ARGUMENT `validation_failed` at `pointer`; any other failure
+ * is a plain error (INTERNAL).
+ */
+export async function renderMarkdown(source: string, options: { pointer: string }): Promise<string> {
+  const [html] = await renderMarkdownFields([{ source, pointer: options.pointer }]);
+  return html!;
+}
+
+/**
+ * Renders several attributes at once (in parallel when the pool has workers to spare), in the
+ * order given. Every attribute over a bound is reported in one INVALID_ARGUMENT error, one
+ * `validation_failed` detail per pointer.
+ */
+export async function renderMarkdownFields(fields: readonly MarkdownField[]): Promise<string[]> {
+  const pool = sharedPool();
+  const results = await Promise.allSettled(fields.map((field) => pool.render(field.source)));
+  const html: string[] = [];
+  const details: ErrorDetail[] = [];
+  results.forEach((result, index) => {
+    if (result.status === 'fulfilled') html.push(result.value);
+    else if (result.reason instanceof MarkdownLimitError) details.push({ reason: 'validation_failed', pointer: fields[index]!.pointer, detail: result.reason.message });
+    else throw result.reason;
+  });
+  if (details.length === 1) throw AppError.validation(details[0]!.pointer!, details[0]!.detail!);
+  if (details.length > 1) throw new AppError(ErrorCode.INVALID_ARGUMENT, details.map((detail) => detail.detail).join(' '), { details });
+  return html;
 }

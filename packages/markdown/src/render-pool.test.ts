@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_HTML_BYTES } from './render.js';
+import { MarkdownLimitError, MarkdownRenderPool } from './render-pool.js';
+
+const MiB = 1024 * 1024;
+/** `unit` repeated to (just under) `bytes`. */
+const fill = (unit: string, bytes = MiB) => unit.repeat(Math.floor(bytes / unit.length));
+const longUrl = `https://example.org/${'a'.repeat(2000)}`;
+
+/** Settles a render into what it gave: the HTML or the error. */
+async function outcome(pending: Promise<string>): Promise<{ html: string } | { error: unknown }> {
+  return pending.then((html) => ({ html }), (error: unknown) => ({ error }));
+}
+
+/** Hostile texts of at most 1 MiB (the API's largest text). */
+const hostile: [string, string][] = [
+  ['1 MiB of "!["', fill('![')],
+  ['1 MiB of "["', fill('[')],
+  ['1 MiB of "*a*"', fill('*a*')],
+  ['1 MiB of "_a_ "', fill('_a_ ')],
+  ['1 MiB of "<"', fill('<')],
+  ['1 MiB of table rows', `| a | b |\n|---|---|\n${fill('| x | y |\n', MiB - 32)}`],
+  ['1 MiB of empty table cells', `|a|\n|-|\n${fill('|\n', MiB - 16)}`],
+  ['a 5000-column table', `|${'a|'.repeat(5000)}\n|${'-|'.repeat(5000)}\n${fill('x\n', MiB - 30_000)}`],
+  ['1 MiB of nested ">"', `${fill('>', MiB - 2)} x`],
+  ['1 MiB of nested list markers', fill('- ')],
+  ['1000 indented list levels', Array.from({ length: 1000 }, (_, level) => `${' '.repeat(level * 2)}- x`).join('\n')],
+  ['1 MiB of backticks', fill('`a')],
+  ['1 MiB of linkified addresses', fill('www.a.com ')],
+  ['1 MiB of autolinks', fill('<http://a>')],
+  ['1 MiB of inline images', fill('![a](b)')],
+  ['1 MiB of entities', fill('&#x1F600;')],
+  ['60 000 reference definitions', `${Array.from({ length: 60_000 }, (_, i) => `[r${i}]: http://x.y/${i}`).join('\n')}\n\n${'[r1]'.repeat(100)}`],
+];
+
+describe('MarkdownRenderPool', () => {
+  const pool = new MarkdownRenderPool();
+  afterAll(() => pool.close());
+
+  it.concurrent.each(hostile)('renders %s within the bounds or refuses it', async (_name, text) => {
+    const result = await outcome(pool.render(text));
+    if ('html' in result) expect(Buffer.byteLength(result.html)).toBeLessThanOrEqual(MAX_HTML_BYTES);
+    else expect(result.error).toBeInstanceOf(MarkdownLimitError);
+  }, 120_000);
+
+  describe('stops reference expansion at the HTML bound', () => {
+    // A generous deadline: these must be refused for their size, on any machine.
+    const patient = new MarkdownRenderPool({ workers: 1, deadlineMs: 60_000 });
+    afterAll(() => patient.close());
+
+    it.each([
+      ['a long link reference used 100 000 times', `[a]: ${longUrl}\n\n${'[a]'.repeat(100_000)}`],
+      ['a long image reference used 75 000 times', `[a]: ${longUrl}\n\n${'![a]'.repeat(75_000)}`],
+    ])('refuses %s', async (_name, text) => {
+      await expect(patient.render(text)).rejects.toMatchObject({
+        name: 'MarkdownLimitError',
+        limit: 'too_large',
+        message: `The Markdown renders to more than ${MAX_HTML_BYTES} bytes of HTML.`,
+      });
+    }, 120_000);
+
+    it('renders 1 MiB of ordinary prose', async () => {
+      const prose = fill('It was a dark and *stormy* night; "Hello," she said, and [left](https://example.org/page).\n\n');
+      const html = await patient.render(prose);
+      expect(html.startsWith('<p>It was a dark and <em>stormy</em> night; "Hello," she said')).toBe(true);
+      expect(Buffer.byteLength(html)).toBeLessThanOrEqual(MAX_HTML_BYTES);
+    }, 120_000);
+  });
+
+  it('keeps the event loop free while a worst-case text renders', async () => {
+    const twoWorkers = new MarkdownRenderPool({ workers: 2 });
+    try {
+      await Promise.all([twoWorkers.render('warm'), twoWorkers.render('up')]);
+      const events: string[] = [];
+      const attack = outcome(twoWorkers.render(fill('_a_ '))).then((result) => {
+        events.push('attack settled');
+        return result;
+      });
+      const timer = new Promise<void>((resolve) => setTimeout(() => {
+        events.push('timer fired');
+        resolve();
+      }, 1));
+      const ordinary = twoWorkers.render('An *ordinary* comment.').then((html) => {
+        events.push('ordinary rendered');
+        return html;
+      });
+      await Promise.all([timer, ordinary]);
+      // Both happened while the attack was still rendering (or being refused).
+      expect(events.toSorted()).toEqual(['ordinary rendered', 'timer fired']);
+      expect(await ordinary).toBe('<p>An <em>ordinary</em> comment.</p>');
+      const result = await attack;
+      expect('error' in result && result.error).toBeInstanceOf(MarkdownLimitError);
+    } finally {
+      await twoWorkers.close();
+    }
+  }, 60_000);
+
+  it('refuses a text past the deadline, replaces the worker and serves the next text', async () => {
+    const hasty = new MarkdownRenderPool({ workers: 1, deadlineMs: 100 });
+    try {
+      await expect(hasty.render(fill('!['))).rejects.toMatchObject({
+        name: 'MarkdownLimitError',
+        limit: 'too_slow',
+        message: 'The Markdown takes too long to render (more than 100 ms).',
+      });
+      await expect(hasty.render('still *here*')).resolves.toBe('<p>still <em>here</em></p>');
+    } finally {
+      await hasty.close();
+    }
+  }, 60_000);
+
+  it('refuses a text that needs more than the worker memory and serves the next text', async () => {
+    const small = new MarkdownRenderPool({ workers: 1, memoryMb: 64, deadlineMs: 60_000 });
+    try {
+      await expect(small.render(fill('*a*'))).rejects.toMatchObject({ name: 'MarkdownLimitError', limit: 'too_complex' });
+      await expect(small.render('still *here*')).resolves.toBe('<p>still <em>here</em></p>');
+    } finally {
+      await small.close();
+    }
+  }, 120_000);
+
+  it('refuses texts once closed', async () => {
+    const closing = new MarkdownRenderPool();
+    await closing.render('x');
+    await closing.close();
+    await expect(closing.render('x')).rejects.toThrow('closed');
+  }, 60_000);
+
+  it('does not keep a process alive once its renders are done', async () => {
+    const script = `
+      import { MarkdownRenderPool } from ${JSON.stringify(new URL('./render-pool.ts', import.meta.url).href)};
+      const pool = new MarkdownRenderPool();
+      console.log(await pool.render('*done*'));
+    `;
+    // The child must exit on its own: execFile's timeout would kill it, failing the test.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 30_000 });
+    expect(stdout.trim()).toBe('<p><em>done</em></p>');
+  }, 60_000);
+});
