@@ -11,12 +11,13 @@ function attempts(state: ThrottleState | undefined, count: number, ms: number) {
 }
 
 describe('reserveAttempt', () => {
-  it('allows 5 attempts in a window and locks on the 6th for 30 seconds', () => {
-    const fifth = attempts(undefined, 5, 0);
-    expect(fifth.allowed).toBe(true);
-    const sixth = reserveAttempt(fifth.state, at(1000));
-    expect(sixth).toMatchObject({ allowed: false, lockedUntil: at(31_000) });
-    expect(reserveAttempt(sixth.state, at(30_999))).toMatchObject({ allowed: false, lockedUntil: at(31_000) });
+  it('is a backstop: allows 100 attempts in an hour and locks on the 101st for a minute', () => {
+    expect(SIGN_IN_POLICY).toMatchObject({ maxAttempts: 100, windowMs: 3_600_000 });
+    const hundredth = attempts(undefined, 100, 0);
+    expect(hundredth.allowed).toBe(true);
+    const next = reserveAttempt(hundredth.state, at(1000));
+    expect(next).toMatchObject({ allowed: false, lockedUntil: at(61_000) });
+    expect(reserveAttempt(next.state, at(60_999))).toMatchObject({ allowed: false, lockedUntil: at(61_000) });
   });
 
   it('doubles the lock each time, up to 15 minutes', () => {
@@ -24,26 +25,27 @@ describe('reserveAttempt', () => {
     let now = 0;
     const locks: number[] = [];
     for (let round = 0; round < 8; round++) {
-      const locked = attempts(state, 6, now);
+      const locked = attempts(state, SIGN_IN_POLICY.maxAttempts + 1, now);
       expect(locked.allowed).toBe(false);
       locks.push(locked.lockedUntil!.getTime() - at(now).getTime());
       state = locked.state;
       now = locked.lockedUntil!.getTime() - at(0).getTime();
     }
-    expect(locks).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000, 900_000]);
+    expect(locks).toEqual([60_000, 120_000, 240_000, 480_000, 900_000, 900_000, 900_000, 900_000]);
   });
 
-  it('starts a new window after 15 minutes and forgets earlier locks after a quiet day', () => {
-    const four = attempts(undefined, 4, 0);
-    expect(attempts(four.state, 5, SIGN_IN_POLICY.windowMs).allowed).toBe(true);
-    const locked = attempts(undefined, 6, 0);
+  it('starts a new window after an hour and forgets earlier locks after a quiet day', () => {
+    const max = SIGN_IN_POLICY.maxAttempts;
+    const almost = attempts(undefined, max - 1, 0);
+    expect(attempts(almost.state, max, SIGN_IN_POLICY.windowMs).allowed).toBe(true);
+    const locked = attempts(undefined, max + 1, 0);
     const dayLater = SIGN_IN_POLICY.forgetAfterMs + 1;
-    const relocked = attempts(locked.state, 6, dayLater);
-    expect(relocked.lockedUntil!.getTime() - at(dayLater).getTime()).toBe(30_000);
+    const relocked = attempts(locked.state, max + 1, dayLater);
+    expect(relocked.lockedUntil!.getTime() - at(dayLater).getTime()).toBe(60_000);
   });
 
   it('never computes a negative or unbounded lock', () => {
-    expect(lockDurationMs(-3)).toBe(30_000);
+    expect(lockDurationMs(-3)).toBe(60_000);
     expect(lockDurationMs(10_000)).toBe(900_000);
   });
 });

@@ -1,25 +1,31 @@
 /**
- * Back-off after failed sign-ins. Every sign-in attempt reserves one attempt on two counters
- * before the password is checked: one per login string (name or e-mail as typed, lower-cased)
- * and, when the login names an existing user, one per account. Reserving before checking makes
- * the limit exact under concurrency: at most `maxAttempts` passwords are ever checked
- * per counter and window, however many requests arrive at once. A successful sign-in clears both
- * counters. The attempt after the last allowed one locks the counter for an increasing delay.
+ * Back-off after failed sign-ins: the per-account BACKSTOP against guessing spread over many
+ * client addresses (docs/api/accounts.md "Sign-in"). The gateway throttles each source first
+ * (5 attempts per login and address per 15 minutes, 20 credential attempts per address per
+ * minute), so a single stranger never gets near these numbers and cannot lock the owner out;
+ * only a distributed attack can, and then only for a while. Every sign-in attempt reserves one
+ * attempt on two counters before the password is checked: one per login string (name or e-mail
+ * as typed, lower-cased) and, when the login names an existing user, one per account.
+ * Reserving before checking makes the limit exact under concurrency: at most `maxAttempts`
+ * passwords are ever checked per counter and window, however many requests arrive at once. A
+ * successful sign-in clears both counters. The attempt after the last allowed one locks the
+ * counter for an increasing delay. 100 is the most consecutive failures NIST SP 800-63B §5.2.2
+ * allows before an account is locked.
  */
 export const SIGN_IN_POLICY = {
   /** Attempts without success allowed per counter and window. */
-  maxAttempts: 5,
+  maxAttempts: 100,
   /** Length of the window in which attempts are counted. */
-  windowMs: 15 * 60 * 1000,
+  windowMs: 60 * 60 * 1000,
   /** First lock; each further lock of the same counter doubles it. */
-  firstLockMs: 30 * 1000,
+  firstLockMs: 60 * 1000,
   /** Longest lock. */
   maxLockMs: 15 * 60 * 1000,
   /** A counter untouched this long forgets its earlier locks (and is deleted). */
   forgetAfterMs: 24 * 60 * 60 * 1000,
 } as const;
 
-/** How long the `lockouts`-th lock (0-based) of one counter lasts: 30 s, 1 min, 2 min, … up to 15 min. */
+/** How long the `lockouts`-th lock (0-based) of one counter lasts: 1 min, 2 min, 4 min, … up to 15 min. */
 export function lockDurationMs(lockouts: number): number {
   const exponent = Math.min(Math.max(lockouts, 0), 30);
   return Math.min(SIGN_IN_POLICY.firstLockMs * 2 ** exponent, SIGN_IN_POLICY.maxLockMs);
