@@ -305,6 +305,7 @@ opensearch_wait_ready() {
 opensearch_pending=0   # 1 when a node of ours is (maybe still) starting: waited for after Kafka
 if [[ -n ${OPENSEARCH_URL:-} ]]; then
   given=$((given + 1))
+  OPENSEARCH_URL=${OPENSEARCH_URL%/}
   opensearch_answers "$OPENSEARCH_URL" \
     || die "OPENSEARCH_URL is set but does not answer as an OpenSearch with a yellow or green cluster: $OPENSEARCH_URL"
   log "opensearch: using OPENSEARCH_URL from the environment"

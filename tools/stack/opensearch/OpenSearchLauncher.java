@@ -94,8 +94,15 @@ public final class OpenSearchLauncher {
         try {
             node.start();
         } catch (Throwable t) {
-            // A failed start (e.g. BindHttpException: port in use) must end the process, not hang it.
+            // A failed start (e.g. BindTransportException: port in use) must end the process, not
+            // hang it. The reason goes last, so the log tail up.sh shows ends with it.
             t.printStackTrace();
+            StringBuilder reason = new StringBuilder("OpenSearch node failed to start: ").append(t);
+            for (Throwable cause = t.getCause(); cause != null; cause = cause.getCause()) {
+                reason.append("; caused by ").append(cause);
+            }
+            System.err.println(reason);
+            System.err.flush();
             Runtime.getRuntime().halt(1);
         }
         stopped.await();
