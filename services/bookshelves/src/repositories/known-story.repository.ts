@@ -1,4 +1,4 @@
-import { translatePgError, type Queryable } from '@inkwell/pg';
+import { translatePgError } from '@inkwell/pg';
 import { counts, supersedes, type StoryState } from '../domain/known-story.js';
 import { adjustCounts, deleteItems, type Tx } from './bookshelf.rows.js';
 
@@ -72,9 +72,3 @@ export class KnownStoryRepository {
   }
 }
 
-/** Story `id` as stored, or undefined when it is not known (tests and the seed look it up). */
-export async function findKnownStory(db: Queryable, id: string): Promise<StoryState | undefined> {
-  const { rows } = await db.query<KnownStoryRow>('SELECT author_id::text AS author_id, published, deleted, version FROM known_stories WHERE id = $1', [id]);
-  const row = rows[0];
-  return row && { storyId: id, authorId: row.author_id, published: row.published, deleted: row.deleted, version: row.version };
-}
