@@ -32,6 +32,10 @@ export const gatewayEnvSchema = z
     RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(300),
     RATE_LIMIT_TOKEN_MAX: positiveInt.default(1_000),
     RATE_LIMIT_ANONYMOUS_MAX: positiveInt.default(60),
+    CREDENTIALS_ADDRESS_MAX: positiveInt.default(20),
+    CREDENTIALS_ADDRESS_WINDOW_SECONDS: positiveInt.default(60),
+    SIGN_IN_ADDRESS_LOGIN_MAX: positiveInt.default(5),
+    SIGN_IN_ADDRESS_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
     TOKEN_CACHE_SIZE: positiveInt.default(10_000),
     TOKEN_CACHE_TTL_MS: positiveInt.default(60_000),
     TRUST_PROXY: flag.default(false),
@@ -57,6 +61,12 @@ export const gatewayEnvSchema = z
     grpcDeadlineMs: env.GRPC_DEADLINE_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1_000, tokenMax: env.RATE_LIMIT_TOKEN_MAX, anonymousMax: env.RATE_LIMIT_ANONYMOUS_MAX },
+    credentials: {
+      addressMax: env.CREDENTIALS_ADDRESS_MAX,
+      addressWindowMs: env.CREDENTIALS_ADDRESS_WINDOW_SECONDS * 1_000,
+      signInMax: env.SIGN_IN_ADDRESS_LOGIN_MAX,
+      signInWindowMs: env.SIGN_IN_ADDRESS_LOGIN_WINDOW_SECONDS * 1_000,
+    },
     tokenCache: { size: env.TOKEN_CACHE_SIZE, ttlMs: env.TOKEN_CACHE_TTL_MS },
     trustProxy: env.TRUST_PROXY,
     cookieSecure: env.COOKIE_SECURE === 'auto' ? ('auto' as const) : env.COOKIE_SECURE === 'true',
@@ -73,7 +83,8 @@ export const gatewayEnvSchema = z
  *
  * Authentication and limits (contract §5, §9): `rateLimit` is the fixed window (default 5 min)
  * with the allowance per access token and per client address for requests without a valid
- * token; `tokenCache` bounds the in-process cache of resolved tokens (entries, and how long one
+ * token; `credentials` are the per-address budgets of sign-in, sign-up and the OAuth endpoints
+ * (docs/api/auth.md "Credentials endpoints"); `tokenCache` bounds the in-process cache of resolved tokens (entries, and how long one
  * is trusted before the users service is asked again). `trustProxy` makes the gateway believe
  * `X-Forwarded-For` (the last hop is the client address) and `X-Forwarded-Proto`; only set it
  * behind a proxy that overwrites them. `cookieSecure` `auto` marks the session cookie Secure

@@ -52,6 +52,16 @@ describe('FixedWindowLimiter against real Redis', () => {
     expect(await limiter.hit('refund', 2)).toMatchObject({ remaining: 1 });
   });
 
+  it('peeks at a window without counting: exceeded once the allowance is used up', async () => {
+    const limiter = new FixedWindowLimiter(redis, { windowMs: 60_000, keyPrefix: prefix });
+    expect(await limiter.peek('peek', 2)).toEqual({ limit: 2, remaining: 2, resetSeconds: 60, exceeded: false });
+    await limiter.hit('peek', 2);
+    expect(await limiter.peek('peek', 2)).toMatchObject({ remaining: 1, exceeded: false });
+    await limiter.hit('peek', 2);
+    expect(await limiter.peek('peek', 2)).toMatchObject({ remaining: 0, exceeded: true });
+    expect(await redis.get(`${prefix}peek`)).toBe('2');
+  });
+
   it('starts a new window once the old one has expired', async () => {
     const limiter = new FixedWindowLimiter(redis, { windowMs: 300, keyPrefix: prefix });
     await limiter.hit('short', 1);

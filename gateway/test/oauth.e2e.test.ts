@@ -15,7 +15,8 @@ let publicApp: RegisteredClient;
 let confidentialApp: RegisteredClient;
 
 beforeAll(async () => {
-  stack = await startGatewayStack('inkwell_gateway_oauth', { RATE_LIMIT_ANONYMOUS_MAX: '100000', RATE_LIMIT_TOKEN_MAX: '100000' });
+  // Many deliberate failures from one address: the per-address credentials budget is tested in credentials.http.test.ts.
+  stack = await startGatewayStack('inkwell_gateway_oauth', { RATE_LIMIT_ANONYMOUS_MAX: '100000', RATE_LIMIT_TOKEN_MAX: '100000', CREDENTIALS_ADDRESS_MAX: '100000' });
   person = await createTestUser(stack.system);
   web = new WebClient(stack.origin);
   await signIn(web, person.name, person.password);
@@ -214,7 +215,7 @@ describe('OAuth bad input: a clear error each time, never a 500', () => {
     expect((await browser.get('/developer')).location).toMatch(/^\/signin/);
   });
 
-  it('repeated wrong passwords lock the sign-in for a while: a 429 page with the back-off as Retry-After', async () => {
+  it('repeated wrong passwords from one address lock that login there for a while: a 429 page with Retry-After', async () => {
     const target = await createTestUser(stack.system);
     const browser = new WebClient(stack.origin);
     const attempt = async (password: string) => {
@@ -229,8 +230,8 @@ describe('OAuth bad input: a clear error each time, never a 500', () => {
     const locked = await attempt(target.password);
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(Number(locked.headers.get('retry-after'))).toBeLessThanOrEqual(30);
-    expect(locked.text).toContain('Too many failed attempts');
+    expect(Number(locked.headers.get('retry-after'))).toBeLessThanOrEqual(900);
+    expect(locked.text).toContain('Too many attempts');
   });
 
   it('a form without the session CSRF token, or from another site, is refused', async () => {

@@ -7,6 +7,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.js';
 import type { EgApp, EgPolicy } from '../eg/eg.types.js';
 import { registerAuthorizeRoutes } from '../oauth/authorize.routes.js';
+import { createOAuthFailureBudget } from '../oauth/failure-budget.middleware.js';
 import { registerIntrospectRoutes } from '../oauth/introspect.routes.js';
 import { registerMetadataRoutes } from '../oauth/metadata.routes.js';
 import { registerRevokeRoutes } from '../oauth/revoke.routes.js';
@@ -21,6 +22,7 @@ import { createBearerAuthPolicy } from '../policies/bearer-auth.policy.js';
 import { createBenchNoAuthPolicy } from '../policies/bench-noauth.policy.js';
 import { createRateLimitPolicy } from '../policies/rate-limit.policy.js';
 import { createRequireAuthPolicy } from '../policies/require-auth.policy.js';
+import { CredentialThrottle } from '../ratelimit/credential.throttle.js';
 import { FixedWindowLimiter } from '../ratelimit/fixed-window.limiter.js';
 import { AccessTokenResolver } from './access-token.resolver.js';
 import { subscribeToRevocations } from './revocation.subscriber.js';
@@ -74,6 +76,7 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  const throttle = new CredentialThrottle(redis, rateLimitKeyPrefix(issuer), config.credentials);
   const sessions = new SessionStore(redis, { signedInTtlSeconds: config.sessionTtlSeconds });
   const pages = createPageContext({
     sessions,
@@ -91,12 +94,13 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
       createBenchNoAuthPolicy(config.benchNoAuth),
     ],
     registerRoutes(app) {
+      app.use(createOAuthFailureBudget(throttle, config.trustProxy));
       registerMetadataRoutes(app, issuer);
       registerAuthorizeRoutes(app, { pages, users, issuer, logger });
       registerTokenRoutes(app, { users, logger });
       registerRevokeRoutes(app, { users, evict: (hashes) => resolver.evict(hashes), logger });
       registerIntrospectRoutes(app, { users, issuer, logger });
-      registerAccountPages(app, { pages, users });
+      registerAccountPages(app, { pages, users, throttle, trustProxy: config.trustProxy });
       registerDeveloperPage(app, { pages, users, issuer });
       registerDebugCallbackPage(app, issuer);
     },

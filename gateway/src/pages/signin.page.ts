@@ -1,16 +1,23 @@
 import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { UsersService } from '@inkwell/proto/users';
+import { clientAddress } from '../auth/client-address.js';
 import type { EgApp } from '../eg/eg.types.js';
 import type { GatewayRequest } from '../http/request-state.js';
 import { html, layout, sendPage, sendRedirect, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
+import type { CredentialThrottle } from '../ratelimit/credential.throttle.js';
+import type { RateLimitWindow } from '../ratelimit/fixed-window.limiter.js';
 import { safeReturnTo } from './return-to.js';
 
 /** What the account pages need. */
 export interface AccountPagesDeps {
   readonly pages: PageContext;
   readonly users: Pick<GrpcClient<typeof UsersService>, 'authenticate' | 'registerUser'>;
+  /** The per-address and per-(login, address) budgets of sign-in and sign-up. */
+  readonly throttle: CredentialThrottle;
+  /** Believe X-Forwarded-For for the client address (see clientAddress). */
+  readonly trustProxy: boolean;
 }
 
 /**
@@ -22,8 +29,14 @@ export interface AccountPagesDeps {
  * for an unknown login and a wrong password alike (400); the users service's back-off after
  * repeated failures is a 429 with Retry-After. A signed-in visitor of /signin or /signup goes
  * straight on to `return_to`.
+ *
+ * Before the users service is asked, each attempt is counted by its source (CredentialThrottle,
+ * docs/api/auth.md "Credentials endpoints"): on the client address's window (sign-in and sign-up
+ * alike; over it: 429 with Retry-After) and, for a sign-in, on the window of that login from that
+ * address (over it: 429 too; a successful sign-in resets it). So a stranger's failures slow the
+ * stranger, not the account's owner signing in from elsewhere.
  */
-export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesDeps): void {
+export function registerAccountPages(app: EgApp, { pages, users, throttle, trustProxy }: AccountPagesDeps): void {
   app.get(
     '/signin',
     pages.handle('/signin', async (req, res) => {
@@ -44,10 +57,18 @@ export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesD
       const again = (status: number, message: string, headers?: Record<string, string>): void =>
         sendPage(res, status, signInPage({ csrf, returnTo, login, error: message }), { headers });
       if (login === '' || password === '') return again(400, 'Enter your name or e-mail address and your password.');
+      const address = clientAddress(req, trustProxy);
+      const tooMany = (window: RateLimitWindow | undefined): boolean => {
+        if (window?.exceeded !== true) return false;
+        again(429, `Too many attempts. Try again in ${window.resetSeconds} seconds.`, { 'Retry-After': String(window.resetSeconds) });
+        return true;
+      };
+      if (tooMany(await throttle.attempt(address)) || tooMany(await throttle.signInAttempt(address, login))) return;
       let retryAfter: unknown;
       try {
         const { user } = await users.authenticate({ login, password }, { caller: pages.caller(req), onResponseHeaders: (metadata) => (retryAfter = metadata.get('retry-after')[0]) });
         if (user === undefined) throw new Error('Authenticate answered without a user');
+        await throttle.signedIn(address, login);
         await pages.signIn(req, res, { id: user.id, name: user.name });
         sendRedirect(res, returnTo);
       } catch (error) {
@@ -79,6 +100,11 @@ export function registerAccountPages(app: EgApp, { pages, users }: AccountPagesD
       const name = (form.get('name') ?? '').trim();
       const email = (form.get('email') ?? '').trim();
       const password = form.get('password') ?? '';
+      const window = await throttle.attempt(clientAddress(req, trustProxy));
+      if (window?.exceeded === true) {
+        const errors = [`Too many attempts. Try again in ${window.resetSeconds} seconds.`];
+        return sendPage(res, 429, signUpPage({ csrf, returnTo, name, email, errors }), { headers: { 'Retry-After': String(window.resetSeconds) } });
+      }
       try {
         const { user } = await users.registerUser({ name, email, password }, { caller: pages.caller(req) });
         if (user === undefined) throw new Error('RegisterUser answered without a user');

@@ -94,6 +94,20 @@ export class FixedWindowLimiter {
   }
 
   /**
+   * The window of `key` without counting a request: `exceeded` once `limit` requests were
+   * counted in it (the next one would be refused). A window that has not started is empty, with
+   * the full window length ahead. Resolves `undefined` when Redis is not ready.
+   */
+  async peek(key: string, limit: number): Promise<RateLimitWindow | undefined> {
+    if (this.#redis.status !== 'ready') return undefined;
+    const fullKey = this.#keyPrefix + key;
+    const [count, ttlMs] = await Promise.all([this.#redis.get(fullKey), this.#redis.pttl(fullKey)]);
+    const used = count === null ? 0 : Number(count);
+    const left = ttlMs > 0 ? ttlMs : this.#windowMs;
+    return { limit, remaining: Math.max(limit - used, 0), resetSeconds: left <= 1_000 ? 1 : Math.ceil(left / 1_000), exceeded: used >= limit };
+  }
+
+  /**
    * Takes back one request counted on `key` (it turned out to belong to another window, e.g. a
    * token that was valid after all). Does nothing when the window has ended or Redis is not ready.
    */
