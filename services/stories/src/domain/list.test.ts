@@ -24,6 +24,12 @@ describe('positions', () => {
     expect(decodePosition(encodePosition({ sort: 'catalogue.asc', key: null, id: 'c:12' }), 'catalogue.asc')).toEqual({ sort: 'catalogue.asc', key: null, id: 'c:12' });
   });
 
+  it('keep a date_added position: the exact timestamp and the item id', () => {
+    const position = { sort: 'date_added.desc', key: '2026-03-01 10:00:00.123456+00', id: '90071' };
+    expect(decodePosition(encodePosition(position), 'date_added.desc')).toEqual(position);
+    expect(decodePosition(encodePosition(position), 'date_added.asc')).toBeUndefined();
+  });
+
   it('reject another sort, garbage and tampered ids', () => {
     const after = encodePosition({ sort: 'rating.desc', key: '87', id: '12345' });
     expect(decodePosition(after, 'rating.asc')).toBeUndefined();
