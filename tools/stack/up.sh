@@ -258,7 +258,6 @@ opensearch_compile() {
 
 # True if $1 is an OpenSearch whose cluster is at least yellow.
 opensearch_answers() {
-  command -v curl >/dev/null 2>&1 || die "curl not found (needed to check OpenSearch)"
   local url=${1%/}
   curl -fsS --max-time 10 "$url/" 2>/dev/null | grep -q '"distribution" *: *"opensearch"' \
     && curl -fsS --max-time 15 -o /dev/null "$url/_cluster/health?wait_for_status=yellow&timeout=10s" 2>/dev/null
@@ -302,6 +301,7 @@ opensearch_wait_ready() {
   wait_started opensearch "$OPENSEARCH_PID_FILE" "$OPENSEARCH_LOG" "$OPENSEARCH_READY_TIMEOUT" opensearch_started_answers
 }
 
+command -v curl >/dev/null 2>&1 || die "curl not found (needed to check OpenSearch)"
 opensearch_pending=0   # 1 when a node of ours is (maybe still) starting: waited for after Kafka
 if [[ -n ${OPENSEARCH_URL:-} ]]; then
   given=$((given + 1))
