@@ -28,7 +28,7 @@ import org.opensearch.transport.Netty4ModulePlugin;
  * exactly as the stock bootstrap does, and starts a {@link Node} whose modules (HTTP/transport and
  * the common analyzers such as {@code english}) are classes on the class path instead of folders
  * under {@code modules/}. It skips the security agent, native set-up (memory locking, seccomp),
- * bootstrap checks and the keystore. Not for production: deploy/ uses the official image.
+ * bootstrap checks and the keystore. Development and tests only, never production.
  *
  * <p>System properties (set by up.sh, the same names the stock start script uses):
  * {@code opensearch.path.home} (required) and {@code opensearch.path.conf} (default
