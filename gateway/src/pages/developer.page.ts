@@ -81,9 +81,9 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
         if (created.client === undefined) throw new Error('CreateClient answered without a client');
         await render(req, res, open, 201, { created: { kind: 'client', client: created.client, secret: created.clientSecret } });
       } catch (error) {
-        const problems = validationProblems(error);
-        if (problems === undefined) throw error;
-        await render(req, res, open, 400, { errors: problems });
+        const rejected = validationProblems(error);
+        if (rejected === undefined) throw error;
+        await render(req, res, open, rejected.status, { errors: rejected.problems });
       }
     }),
   );
@@ -121,9 +121,9 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
         );
         await render(req, res, open, 201, { created: { kind: 'token', token: created.token, name } });
       } catch (error) {
-        const problems = validationProblems(error);
-        if (problems === undefined) throw error;
-        await render(req, res, open, 400, { errors: problems });
+        const rejected = validationProblems(error);
+        if (rejected === undefined) throw error;
+        await render(req, res, open, rejected.status, { errors: rejected.problems });
       }
     }),
   );
@@ -151,10 +151,15 @@ function requireSignedIn(open: { id: string; session: { userId: string | undefin
   return open as SignedInSession;
 }
 
-/** The client-facing problems of a rejected create request; undefined when the error is not a validation error. */
-function validationProblems(error: unknown): string[] | undefined {
-  if (!isAppError(error) || (error.code !== ErrorCode.INVALID_ARGUMENT && error.code !== ErrorCode.ALREADY_EXISTS)) return undefined;
-  return error.details.length === 0 ? [error.message] : error.details.map((detail) => detail.detail ?? error.message);
+/**
+ * The client-facing problems of a rejected create request, with the page's status: 400 for
+ * invalid values, 409 for a taken value or a per-user cap the users service enforces (apps per
+ * owner, active personal tokens: docs/api/accounts.md); undefined when the error is neither.
+ */
+function validationProblems(error: unknown): { status: number; problems: string[] } | undefined {
+  if (!isAppError(error) || (error.code !== ErrorCode.INVALID_ARGUMENT && error.code !== ErrorCode.ALREADY_EXISTS && error.code !== ErrorCode.FAILED_PRECONDITION)) return undefined;
+  const problems = error.details.length === 0 ? [error.message] : error.details.map((detail) => detail.detail ?? error.message);
+  return { status: error.code === ErrorCode.INVALID_ARGUMENT ? 400 : 409, problems };
 }
 
 function date(timestamp: Timestamp | undefined): string {

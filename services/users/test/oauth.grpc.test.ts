@@ -4,6 +4,7 @@ import { decodeRevocationNotice, generateToken, hashToken, REVOCATION_CHANNEL } 
 import { ErrorCode } from '@inkwell/errors';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { stackEnv } from '@inkwell/testing';
+import { CLIENT_LIMITS } from '../src/domain/oauth.js';
 import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
 
 const REDIRECT = 'https://app.example.org/callback';
@@ -102,6 +103,26 @@ describe('the OAuth store over gRPC', () => {
       expect((await h.client.listClients({ ownerUserId: owner }, as(owner))).clients.map((client) => client.name)).toEqual(['SPA', 'CLI']);
       const operatorApp = await h.client.createClient({ name: 'Operator app', redirectUris: [REDIRECT], confidential: true }, as(undefined));
       expect(operatorApp.client?.ownerUserId).toBeUndefined();
+    });
+
+    it('caps the apps of one owner at 25, counted exactly under concurrency; deleting one makes room; operator apps are not capped', async () => {
+      const owner = (await h.client.registerUser({ name: uniqueName('cap'), email: `${uniqueName('cap')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
+      const register = (index: number) => h.client.createClient({ ownerUserId: owner, name: `App ${index}`, redirectUris: [REDIRECT], confidential: false }, as(owner));
+      for (let index = 0; index < CLIENT_LIMITS.maxPerOwner - 5; index++) await register(index);
+      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => register(100 + index)));
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(5);
+      const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(refused).toHaveLength(5);
+      expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+        code: ErrorCode.FAILED_PRECONDITION,
+        message: 'You already own 25 applications, the most one user can have. Delete one you no longer use first.',
+        details: [{ reason: 'limit_reached' }],
+      });
+      const { clients } = await h.client.listClients({ ownerUserId: owner }, as(owner));
+      expect(clients).toHaveLength(25);
+      await h.client.deleteClient({ clientId: clients[0]!.id, ownerUserId: owner }, as(owner));
+      expect((await register(200)).client?.name).toBe('App 200');
+      for (let index = 0; index < 30; index++) await h.client.createClient({ name: `Operator ${index}`, redirectUris: [REDIRECT], confidential: true }, as(undefined));
     });
 
     it('validates names and redirect URIs', async () => {

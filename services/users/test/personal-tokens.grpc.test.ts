@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '@inkwell/auth-tokens';
 import { ErrorCode } from '@inkwell/errors';
 import { createAppToken, createTestUser } from '@inkwell/testing';
+import { PERSONAL_TOKEN_LIMITS } from '../src/domain/oauth.js';
 import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
 
 describe('personal access tokens and the test helpers', () => {
@@ -17,6 +18,33 @@ describe('personal access tokens and the test helpers', () => {
 
   afterAll(async () => {
     await h?.close();
+  });
+
+  it('caps active personal tokens at 50 per user, counted exactly under concurrency; revoked and expired ones do not count', async () => {
+    const owner = (await h.client.registerUser({ name: uniqueName('cap'), email: `${uniqueName('cap')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
+    const mint = (name: string, expiresAt?: Date) =>
+      h.client.createPersonalToken({ userId: owner, name, scopes: [], ...(expiresAt === undefined ? {} : { expiresAt: timestampFromDate(expiresAt) }) }, as(owner));
+    const max = PERSONAL_TOKEN_LIMITS.maxActivePerUser;
+    expect(max).toBe(50);
+    const soon = await mint('expires in a day', new Date(Date.now() + 86_400_000));
+    for (let index = 0; index < max - 6; index++) await mint(`script ${index}`);
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => mint(`parallel ${index}`)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(5);
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(refused).toHaveLength(5);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+      code: ErrorCode.FAILED_PRECONDITION,
+      message: 'You already have 50 active personal access tokens, the most one user can have. Revoke one you no longer use first.',
+      details: [{ reason: 'limit_reached' }],
+    });
+    const listed = (await h.client.listPersonalTokens({ userId: owner }, as(owner))).personalTokens;
+    expect(listed).toHaveLength(max);
+    await h.client.revokePersonalToken({ userId: owner, tokenId: listed.at(-1)!.id }, as(owner));
+    await mint('after a revocation');
+    await expect(mint('one too many')).rejects.toMatchObject({ code: ErrorCode.FAILED_PRECONDITION });
+    // An expired token stops counting (its day is moved into the past rather than waited for).
+    await h.pool.query(`UPDATE access_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [soon.personalToken!.id]);
+    expect((await mint('after an expiry')).personalToken?.name).toBe('after an expiry');
   });
 
   it('mints a token shown once, resolves it as personal with its scopes, lists it without the secret, and revokes it', async () => {

@@ -44,14 +44,27 @@ export interface DeletedClient {
 export class OAuthClientRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Stores a new client. An unknown owner is FAILED_PRECONDITION (foreign key). */
-  async create(client: NewClient): Promise<OAuthClient> {
+  /**
+   * Stores a new client, unless its owner already owns `maxPerOwner` clients: then nothing is
+   * stored and the answer is undefined. The count and the insert happen under a lock on the
+   * owner's user row, so concurrent registrations cannot pass the cap together. Operator clients
+   * (no owner) are not counted. An unknown owner is FAILED_PRECONDITION (foreign key).
+   */
+  async create(client: NewClient, maxPerOwner: number): Promise<OAuthClient | undefined> {
     try {
-      const { rows } = await this.pool.query<ClientRow>(
-        `INSERT INTO oauth_clients (id, name, redirect_uris, confidential, secret_hash, owner_user_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-        [client.id, client.name, client.redirectUris, client.confidential, client.secretHash ?? null, client.ownerUserId ?? null],
-      );
-      return toClient(rows[0]!);
+      return await withTransaction(this.pool, async (db) => {
+        if (client.ownerUserId !== undefined) {
+          // NO KEY UPDATE serializes registrations of one owner without blocking foreign-key checks on the user.
+          await db.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [client.ownerUserId]);
+          const { rows: owned } = await db.query<{ count: string }>('SELECT count(*) AS count FROM oauth_clients WHERE owner_user_id = $1', [client.ownerUserId]);
+          if (Number(owned[0]!.count) >= maxPerOwner) return undefined;
+        }
+        const { rows } = await db.query<ClientRow>(
+          `INSERT INTO oauth_clients (id, name, redirect_uris, confidential, secret_hash, owner_user_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+          [client.id, client.name, client.redirectUris, client.confidential, client.secretHash ?? null, client.ownerUserId ?? null],
+        );
+        return toClient(rows[0]!);
+      });
     } catch (error) {
       throw translatePgError(error);
     }

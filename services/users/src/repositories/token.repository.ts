@@ -212,10 +212,24 @@ export class TokenRepository {
     return this.#revokeGrants('user_id = $1', [userId]);
   }
 
-  /** Stores a personal token (one access token in a family of its own). An unknown user is FAILED_PRECONDITION. */
-  async createPersonalToken(input: { userId: string; name: string; scopes: string[]; tokenHash: string; expiresAt?: Date }): Promise<PersonalToken> {
+  /**
+   * Stores a personal token (one access token in a family of its own), unless the user already
+   * has `maxActive` active (neither revoked nor expired) personal tokens: then nothing is stored
+   * and the answer is undefined. The count and the insert happen under a lock on the user's row,
+   * so concurrent requests cannot pass the cap together. An unknown user is FAILED_PRECONDITION.
+   */
+  async createPersonalToken(input: { userId: string; name: string; scopes: string[]; tokenHash: string; expiresAt?: Date }, maxActive: number): Promise<PersonalToken | undefined> {
     try {
       return await withTransaction(this.pool, async (client) => {
+        // NO KEY UPDATE serializes token creation of one user without blocking foreign-key checks on the user.
+        await client.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [input.userId]);
+        const { rows: active } = await client.query<{ count: string }>(
+          `SELECT count(*) AS count FROM access_tokens a JOIN token_grants g ON g.id = a.grant_id
+           WHERE g.user_id = $1 AND g.personal_name IS NOT NULL AND a.revoked_at IS NULL AND g.revoked_at IS NULL
+             AND (a.expires_at IS NULL OR a.expires_at > now())`,
+          [input.userId],
+        );
+        if (Number(active[0]!.count) >= maxActive) return undefined;
         const { rows } = await client.query<{ id: string }>(`INSERT INTO token_grants (user_id, personal_name) VALUES ($1, $2) RETURNING id`, [input.userId, input.name]);
         const { rows: tokenRows } = await client.query<{ id: string }>(
           `INSERT INTO access_tokens (token_hash, grant_id, scopes, expires_at) VALUES ($1, $2, $3, $4) RETURNING id`,

@@ -6,6 +6,7 @@ import { isUserId } from '../domain/user.js';
 import type { OAuthClientRepository } from '../repositories/oauth-client.repository.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
 import type { UserRepository } from '../repositories/user.repository.js';
+import { limitReached } from './limit-reached.error.js';
 
 /** What it takes to register a client. */
 export interface ClientRegistration {
@@ -38,7 +39,8 @@ export class OAuthClientService {
   /**
    * Registers a client. Name 1–100 characters (trimmed); 1–10 redirect URIs, each valid by
    * redirectUriProblem and distinct. Confidential clients get a secret (`iwk_cs_…`), returned
-   * here only; its sha256 is stored. An unknown owner is NOT_FOUND.
+   * here only; its sha256 is stored. An owner may own at most CLIENT_LIMITS.maxPerOwner clients:
+   * one more is FAILED_PRECONDITION `limit_reached`. An unknown owner is NOT_FOUND.
    */
   async create(registration: ClientRegistration): Promise<CreatedClient> {
     const name = registration.name.trim();
@@ -59,14 +61,20 @@ export class OAuthClientService {
       throw AppError.notFound('user');
     }
     const secret = registration.confidential ? generateToken('clientSecret') : undefined;
-    const client = await this.clients.create({
-      id: newClientId(),
-      name,
-      redirectUris: [...uris],
-      confidential: registration.confidential,
-      ...(secret === undefined ? {} : { secretHash: hashToken(secret) }),
-      ...(registration.ownerUserId === undefined ? {} : { ownerUserId: registration.ownerUserId }),
-    });
+    const client = await this.clients.create(
+      {
+        id: newClientId(),
+        name,
+        redirectUris: [...uris],
+        confidential: registration.confidential,
+        ...(secret === undefined ? {} : { secretHash: hashToken(secret) }),
+        ...(registration.ownerUserId === undefined ? {} : { ownerUserId: registration.ownerUserId }),
+      },
+      CLIENT_LIMITS.maxPerOwner,
+    );
+    if (client === undefined) {
+      throw limitReached(`You already own ${CLIENT_LIMITS.maxPerOwner} applications, the most one user can have. Delete one you no longer use first.`);
+    }
     return secret === undefined ? { client } : { client, secret };
   }
 

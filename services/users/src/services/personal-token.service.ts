@@ -1,9 +1,10 @@
 import { generateToken, hashToken, parseScopes } from '@inkwell/auth-tokens';
 import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
-import type { PersonalToken } from '../domain/oauth.js';
+import { PERSONAL_TOKEN_LIMITS, type PersonalToken } from '../domain/oauth.js';
 import { isUserId } from '../domain/user.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
 import type { TokenRepository } from '../repositories/token.repository.js';
+import { limitReached } from './limit-reached.error.js';
 import type { UserRepository } from '../repositories/user.repository.js';
 
 /** A personal token request. */
@@ -37,7 +38,8 @@ export class PersonalTokenService {
   /**
    * Mints a token. Name 1–100 characters (trimmed); scopes all known (`validation_failed` on
    * /data/attributes/scopes otherwise; none at all is allowed: such a token reads public data and
-   * resolves `me`); an expiry, if any, in the future.
+   * resolves `me`); an expiry, if any, in the future. At most PERSONAL_TOKEN_LIMITS.maxActivePerUser
+   * active tokens per user: one more is FAILED_PRECONDITION `limit_reached`.
    * NOT_FOUND for an unknown user.
    */
   async create(request: PersonalTokenRequest): Promise<CreatedPersonalToken> {
@@ -52,13 +54,20 @@ export class PersonalTokenService {
     if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail!, { details });
     if (!isUserId(request.userId) || !(await this.users.findById(request.userId))) throw AppError.notFound('user');
     const token = generateToken('personalToken');
-    const personalToken = await this.tokens.createPersonalToken({
-      userId: request.userId,
-      name,
-      scopes,
-      tokenHash: hashToken(token),
-      ...(request.expiresAt === undefined ? {} : { expiresAt: request.expiresAt }),
-    });
+    const personalToken = await this.tokens.createPersonalToken(
+      {
+        userId: request.userId,
+        name,
+        scopes,
+        tokenHash: hashToken(token),
+        ...(request.expiresAt === undefined ? {} : { expiresAt: request.expiresAt }),
+      },
+      PERSONAL_TOKEN_LIMITS.maxActivePerUser,
+    );
+    if (personalToken === undefined) {
+      const max = PERSONAL_TOKEN_LIMITS.maxActivePerUser;
+      throw limitReached(`You already have ${max} active personal access tokens, the most one user can have. Revoke one you no longer use first.`);
+    }
     return { token, personalToken };
   }
 
