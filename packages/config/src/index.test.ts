@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, loadConfig, markdownEnv } from './index.js';
 
 const schema = z.object({
   DATABASE_URL: z.url(),
@@ -24,5 +24,19 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const names = (error as ConfigError).problems.map((line) => line.split(':')[0]);
     expect(names.sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT']);
+  });
+});
+
+describe('markdownEnv', () => {
+  const markdown = z.object(markdownEnv);
+
+  it('leaves unset variables undefined, so the render pool keeps its defaults', () => {
+    expect(loadConfig(markdown, {})).toEqual({});
+  });
+
+  it('reads numbers and refuses a zero worker count or a non-numeric deadline', () => {
+    expect(loadConfig(markdown, { MARKDOWN_RENDER_WORKERS: '3', MARKDOWN_RENDER_DEADLINE_MS: '500', MARKDOWN_RENDER_MEMORY_MB: '128' }))
+      .toEqual({ MARKDOWN_RENDER_WORKERS: 3, MARKDOWN_RENDER_DEADLINE_MS: 500, MARKDOWN_RENDER_MEMORY_MB: 128 });
+    expect(() => loadConfig(markdown, { MARKDOWN_RENDER_WORKERS: '0', MARKDOWN_RENDER_DEADLINE_MS: 'soon' })).toThrow(ConfigError);
   });
 });

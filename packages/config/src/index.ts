@@ -36,3 +36,15 @@ export const isolationEnv = {
   KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/, 'letters, digits, dot, dash and underscore only').default(''),
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9._:-]*$/, 'letters, digits, dot, colon, dash and underscore only').default(''),
 };
+
+/**
+ * Variables of the Markdown render pool (@inkwell/markdown) of a process that renders user text:
+ * worker threads, the deadline of one text in ms, and the heap of one worker in MiB. Unset keeps
+ * the pool's default (docs/api/foundation.md, "Markdown"). Spread into a process's schema and pass
+ * the values to `configureMarkdown` in main.ts.
+ */
+export const markdownEnv = {
+  MARKDOWN_RENDER_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
+  MARKDOWN_RENDER_DEADLINE_MS: z.coerce.number().int().min(1).max(60_000).optional(),
+  MARKDOWN_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).optional(),
+};

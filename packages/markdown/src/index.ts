@@ -69,7 +69,7 @@ export async function renderMarkdown(source: string, options: { pointer: string 
  * order given. Every attribute over a bound is reported in one INVALID_ARGUMENT error, one
  * `validation_failed` detail per pointer.
  */
-export async function renderMarkdownFields(fields: readonly MarkdownField[]): Promise<string[]> {
+export async function renderMarkdownFields<const Fields extends readonly MarkdownField[]>(fields: Fields): Promise<{ -readonly [K in keyof Fields]: string }> {
   const pool = sharedPool();
   const results = await Promise.allSettled(fields.map((field) => pool.render(field.source)));
   const html: string[] = [];
@@ -81,5 +81,5 @@ export async function renderMarkdownFields(fields: readonly MarkdownField[]): Pr
   });
   if (details.length === 1) throw AppError.validation(details[0]!.pointer!, details[0]!.detail!);
   if (details.length > 1) throw new AppError(ErrorCode.INVALID_ARGUMENT, details.map((detail) => detail.detail).join(' '), { details });
-  return html;
+  return html as { -readonly [K in keyof Fields]: string };
 }

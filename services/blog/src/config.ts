@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { isolationEnv, loadConfig } from '@inkwell/config';
+import { isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
 
 const schema = z.object({
   ...isolationEnv,
+  ...markdownEnv,
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),

@@ -1,5 +1,6 @@
 import { createKafka, ensureTopics, OutboxRelay } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
+import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { Topics } from '@inkwell/proto/topics';
 import { createRedis } from '@inkwell/redis';
 import { loadBlogConfig } from './config.js';
@@ -19,6 +20,7 @@ import { BlogPostService } from './services/blog-post.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('blog');
   const config = loadBlogConfig();
+  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
   const pool = await openBlogDatabase({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
   const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     await relay.stop();
     await redis.quit().catch(() => redis.disconnect());
     await pool.end();
+    await closeMarkdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,6 +1,7 @@
 import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createGrpcClient } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
+import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrate } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
@@ -16,6 +17,7 @@ import { PrivateMessageService } from './services/private-message.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('messaging');
   const config = loadMessagingConfig();
+  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: MESSAGING_SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-messaging', logger, settings: { jit: 'off' } });
   await migrate(pool, { schema: MESSAGING_SCHEMA, directory: MESSAGING_MIGRATIONS, extra: eventsMigrations, logger });
 
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
     await relay.stop();
     usersClient.close();
     await pool.end();
+    await closeMarkdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,5 +1,6 @@
 import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
+import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrate } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
 import { createRedis } from '@inkwell/redis';
@@ -28,6 +29,7 @@ import { TagService } from './services/tag.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('stories');
   const config = loadStoriesConfig();
+  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-stories', logger });
   await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
   const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     await relay.stop();
     redis.disconnect();
     await pool.end();
+    await closeMarkdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

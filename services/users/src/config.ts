@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { isolationEnv, loadConfig } from '@inkwell/config';
+import { isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
 
 const schema = z.object({
   ...isolationEnv,
+  ...markdownEnv,
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),

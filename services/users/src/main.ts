@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
+import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrate } from '@inkwell/pg';
 import { createRedis } from '@inkwell/redis';
 import { loadUsersConfig } from './config.js';
@@ -21,6 +22,7 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 async function main(): Promise<void> {
   const logger = createLogger('users');
   const config = loadUsersConfig();
+  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-users', logger });
   await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
   const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     await authoredContent.stop();
     redis.disconnect();
     await pool.end();
+    await closeMarkdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -141,7 +141,7 @@ export class BlogPostService {
     const checked = validateNewPost(input);
     if (!checked.ok) throw validationError(checked.problems);
     await this.requirePublishedStories(checked.value.storyIds);
-    const html = renderMarkdown(checked.value.content);
+    const html = await renderMarkdown(checked.value.content, { pointer: POINTERS.content });
     return this.posts.create({
       authorId,
       title: checked.value.title,
@@ -168,7 +168,7 @@ export class BlogPostService {
     const update: BlogPostUpdate = {};
     if (valid.title !== undefined) update.title = valid.title;
     if (valid.content !== undefined) {
-      const html = renderMarkdown(valid.content);
+      const html = await renderMarkdown(valid.content, { pointer: POINTERS.content });
       update.content = { markdown: valid.content, html, intro: introFromHtml(html) };
     }
     if (valid.tags !== undefined) update.tags = valid.tags;
@@ -194,7 +194,7 @@ export class BlogPostService {
     const tag = validateSitePostTag(input.tag);
     if (!tag.ok) problems.push({ pointer: '/site_post_tag', detail: tag.detail });
     if (!checked.ok || !tag.ok) throw validationError(problems);
-    const html = renderMarkdown(checked.value.content);
+    const html = await renderMarkdown(checked.value.content, { pointer: POINTERS.content });
     return this.posts.create({
       authorId: undefined,
       title: checked.value.title,

@@ -87,12 +87,13 @@ export class PrivateMessageService {
       const details: ErrorDetail[] = problems.map(({ attribute, detail }) => ({ reason: 'validation_failed', pointer: `/data/attributes/${attribute}`, detail }));
       throw new AppError(ErrorCode.INVALID_ARGUMENT, problems.map((problem) => problem.detail).join(' '), { details });
     }
+    const contentHtml = await renderMarkdown(draft.content, { pointer: '/data/attributes/content' });
     return this.messages.create({
       senderId,
       recipientId,
       subject: normaliseSubject(draft.subject),
       content: draft.content,
-      contentHtml: renderMarkdown(draft.content),
+      contentHtml,
     });
   }
 

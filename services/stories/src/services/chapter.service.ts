@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
-import { renderMarkdown } from '@inkwell/markdown';
+import { renderMarkdownFields } from '@inkwell/markdown';
 import { countWords, type Chapter } from '../domain/chapter.js';
 import { decodePosition, encodePosition, pageSizeOf } from '../domain/list.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type Story, type Viewer } from '../domain/story.js';
@@ -99,8 +99,10 @@ export class ChapterService {
     checkText(problems, input.content, 'content');
     checkText(problems, input.authorsNote, 'authors_note');
     problems.throwIfAny();
-    const contentHtml = renderMarkdown(input.content);
-    const authorsNoteHtml = renderMarkdown(input.authorsNote);
+    const [contentHtml, authorsNoteHtml] = await renderMarkdownFields([
+      { source: input.content, pointer: '/data/attributes/content' },
+      { source: input.authorsNote, pointer: '/data/attributes/authors_note' },
+    ]);
     const { chapter } = await this.chapters.create(storyId, (story) => {
       assertAuthor(story, viewer);
       return {
@@ -130,11 +132,16 @@ export class ChapterService {
     if (input.content !== undefined) change.content = checkText(problems, input.content, 'content');
     if (input.authorsNote !== undefined) change.authorsNote = checkText(problems, input.authorsNote, 'authors_note');
     problems.throwIfAny();
+    // An absent text renders as '' at no cost; only the present ones are kept.
+    const [contentHtml, authorsNoteHtml] = await renderMarkdownFields([
+      { source: change.content ?? '', pointer: '/data/attributes/content' },
+      { source: change.authorsNote ?? '', pointer: '/data/attributes/authors_note' },
+    ]);
     if (change.content !== undefined) {
-      change.contentHtml = renderMarkdown(change.content);
+      change.contentHtml = contentHtml;
       change.numWords = countWords(change.content);
     }
-    if (change.authorsNote !== undefined) change.authorsNoteHtml = renderMarkdown(change.authorsNote);
+    if (change.authorsNote !== undefined) change.authorsNoteHtml = authorsNoteHtml;
     if (input.published !== undefined) change.published = input.published;
 
     const changesAnything = Object.values(input).some((value) => value !== undefined);

@@ -65,7 +65,7 @@ export class EngagementService {
     if (content.trim() === '') problems.add('/data/attributes/content', 'A comment needs content.');
     checkText(problems, content, 'content');
     problems.throwIfAny();
-    const contentHtml = renderMarkdown(content);
+    const contentHtml = await renderMarkdown(content, { pointer: '/data/attributes/content' });
     return this.engagement.createComment(storyId, { authorId, content, contentHtml }, (story) => requirePublished(story, viewer, 'commented on'));
   }
 

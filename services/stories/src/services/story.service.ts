@@ -198,12 +198,13 @@ export class StoryService {
     if (input.published) problems.add('/data/attributes/published', 'A story is published once it has a published chapter: create it as a draft, add a chapter, then publish it.');
     problems.throwIfAny();
     await this.checkTagsExist(tagIds);
+    const descriptionHtml = await renderMarkdown(description, { pointer: '/data/attributes/description' });
     return this.stories.create({
       authorId,
       title,
       shortDescription,
       description,
-      descriptionHtml: renderMarkdown(description),
+      descriptionHtml,
       status: input.status ?? 'incomplete',
       contentRating: input.contentRating ?? 'everyone',
       tagIds,
@@ -226,7 +227,7 @@ export class StoryService {
     if (input.tagIds !== undefined) change.tagIds = checkTagIds(problems, input.tagIds);
     problems.throwIfAny();
     if (change.tagIds) await this.checkTagsExist(change.tagIds);
-    if (change.description !== undefined) change.descriptionHtml = renderMarkdown(change.description);
+    if (change.description !== undefined) change.descriptionHtml = await renderMarkdown(change.description, { pointer: '/data/attributes/description' });
     if (input.status !== undefined) change.status = input.status;
     if (input.contentRating !== undefined) change.contentRating = input.contentRating;
     if (input.published !== undefined) change.published = input.published;

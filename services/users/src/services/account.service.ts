@@ -115,7 +115,8 @@ export class AccountService {
       ['/data/attributes/password', passwordProblem(registration.password)],
       ['/data/attributes/bio', bioProblem(bio)],
     ]);
-    return this.users.create({ name, email, passwordHash: await hashPassword(registration.password), bio, bioHtml: renderMarkdown(bio) });
+    const bioHtml = await renderMarkdown(bio, { pointer: '/data/attributes/bio' });
+    return this.users.create({ name, email, passwordHash: await hashPassword(registration.password), bio, bioHtml });
   }
 
   /**
@@ -160,9 +161,10 @@ export class AccountService {
       ['/data/attributes/email', email === undefined ? undefined : emailProblem(email)],
       ['/data/attributes/bio', changes.bio === undefined ? undefined : bioProblem(changes.bio)],
     ]);
+    const bio = changes.bio === undefined ? undefined : { text: changes.bio, html: await renderMarkdown(changes.bio, { pointer: '/data/attributes/bio' }) };
     const updated = await this.users.update(id, {
       ...(email === undefined ? {} : { email }),
-      ...(changes.bio === undefined ? {} : { bio: { text: changes.bio, html: renderMarkdown(changes.bio) } }),
+      ...(bio === undefined ? {} : { bio }),
     });
     if (!updated) throw AppError.notFound('user');
     return visibleTo(updated, caller);
