@@ -4,3 +4,4 @@ export { startProcess, freePort, type RunningProcess, type StartProcessOptions }
 export { startSystem, SERVICES, type RunningSystem, type SystemOptions } from './system.js';
 export { createTestUser, createAppToken, type TestUser, type TestUserOptions, type AppToken, type AppTokenOptions, type UsersTarget } from './test-users.js';
 export { createTestTopics, type TestTopics } from './test-topics.js';
+export { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from './markdown.js';
