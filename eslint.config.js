@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 
-const drivers = ['pg', 'kafkajs', 'ioredis', '@grpc/grpc-js', '@inkwell/pg', '@inkwell/events', '@inkwell/redis', '@inkwell/grpc'];
+const drivers = ['pg', 'kafkajs', 'ioredis', '@grpc/grpc-js', '@opensearch-project/opensearch', '@inkwell/pg', '@inkwell/events', '@inkwell/redis', '@inkwell/grpc'];
 const driverPatterns = [{ group: ['@inkwell/proto', '@inkwell/proto/*', '@bufbuild/*'], message: 'Proto messages belong to transport mappers.' }];
 
 /** Layering of a service (style.md): transport | consumers → services → repositories → drivers. */
