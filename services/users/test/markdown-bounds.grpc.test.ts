@@ -39,6 +39,6 @@ describe('UsersService over gRPC: a bio that cannot be rendered within bounds (d
       code: ErrorCode.INVALID_ARGUMENT,
       details: [{ reason: 'validation_failed', pointer: '/data/attributes/bio' }],
     });
-    await expect(h.client.getUser({ id: name }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(h.services.accounts.findUser(name)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
   });
 });
