@@ -125,6 +125,29 @@ describe('credentials endpoints are throttled by their source (docs/api/auth.md 
   });
 });
 
+describe('per-user caps of the users service on the developer page (docs/api/accounts.md)', () => {
+  it('a 26th app is refused with a clear message (409) and nothing is registered', async () => {
+    const developer = await createTestUser(stack.system);
+    const browser = browserAt(freshAddress());
+    const fields = hiddenFields((await browser.get('/signin')).text, '/signin');
+    fields.set('login', developer.name);
+    fields.set('password', developer.password);
+    expect((await browser.post('/signin', fields)).status).toBe(303);
+    const register = async (name: string): Promise<WebResponse> => {
+      const form = hiddenFields((await browser.get('/developer')).text, '/developer/apps');
+      form.set('name', name);
+      form.set('redirect_uris', 'https://app.example/cb');
+      form.set('type', 'public');
+      return browser.post('/developer/apps', form);
+    };
+    for (let i = 0; i < 25; i++) expect((await register(`App ${i}`)).status).toBe(201);
+    const refused = await register('App 25');
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('You already own 25 applications');
+    expect((await browser.get('/developer')).text).not.toContain('App 25');
+  });
+});
+
 describe('anonymous page visits write nothing to Redis (docs/api/auth.md "Pages, sessions and CSRF")', () => {
   it('1,000 anonymous visits of /signin, /signup and /oauth/authorize add at most one key (the CSRF key) under the system prefix', async () => {
     expect(stack.system.redisKeyPrefix).not.toBe('');
