@@ -42,6 +42,16 @@ describe('operator CLI, run as a process', { timeout: 180_000 }, () => {
     });
   }
 
+  it('refuses a personal token beyond the per-user cap with the reason and exit code 1', async () => {
+    const name = uniqueName('clicap');
+    const { user } = await h.client.registerUser({ name, email: `${name}@example.org`, password: 'a long password' }, as(undefined));
+    for (let index = 0; index < 50; index++) await h.client.createPersonalToken({ userId: user!.id, name: `t${index}`, scopes: [] }, as(user!.id));
+    const refused = await cli('mint-token', '--user', name, '--scopes', 'read_user');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('Refused: You already have 50 active personal access tokens, the most one user can have. Revoke one you no longer use first.');
+  });
+
   it('creates a user, mints a token for them by name, and revokes it again', async () => {
     const name = uniqueName('cli');
     const created = await cli('create-user', '--name', name, '--email', `${name}@example.org`, '--password', 'a long password', '--json');
