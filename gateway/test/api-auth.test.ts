@@ -124,7 +124,9 @@ describe('scope matrix (contract §5) for the user and follow endpoints', () => 
     const onBehalf = await call('POST', `/users/${alice.id}/following`, bob.token, followBody(carol.id));
     expect(onBehalf.status).toBe(403);
     expect(onBehalf.body.errors?.[0]?.code).toBe('forbidden');
-    expect((await call('POST', '/users/me/following', appToken, followBody(carol.id))).status).toBe(403);
+    // An app-only token: `me` names nobody (401); an explicit user id is an action as that user (403).
+    expect((await call('POST', '/users/me/following', appToken, followBody(carol.id))).status).toBe(401);
+    expect((await call('POST', `/users/${bob.id}/following`, appToken, followBody(carol.id))).status).toBe(403);
 
     const followed = await call('POST', '/users/me/following', bob.token, followBody(carol.id));
     expect(followed.status).toBe(201);
