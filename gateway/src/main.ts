@@ -3,6 +3,7 @@ import { ConfigError } from '@inkwell/config';
 import { createLogger, type Logger } from '@inkwell/logging';
 import { pingRedis } from '@inkwell/redis';
 import { createAuthEdge } from './auth/auth-edge.js';
+import { guardBackends } from './backends/backend.guard.js';
 import { closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
 import { createGatewayRedis } from './backends/redis.backend.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
@@ -10,7 +11,8 @@ import { startExpressGateway } from './eg/express-gateway.runtime.js';
 import { createFinalHandler, installFinalHandler } from './eg/final-handler.js';
 import { createInkwellPlugin } from './eg/inkwell.plugin.js';
 import { createHealthRoutes } from './health/health.routes.js';
-import { createReadinessCheck, type DependencyCheck } from './health/readiness.check.js';
+import { createDependencyMonitor, type DependencyCheck } from './health/dependency.monitor.js';
+import { createReadinessCheck } from './health/readiness.check.js';
 import { createHttpMetrics } from './http/http.metrics.js';
 import { MAX_BODY_BYTES } from './http/json-body.reader.js';
 import { createRequestContext } from './http/request-context.middleware.js';
@@ -27,16 +29,19 @@ const HEALTH_CHECK_DEADLINE_MS = 800;
 /** Composition root of the gateway: config → clients → route table → plugin → express-gateway. */
 async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const metrics = createHttpMetrics();
-  const backends = createGrpcBackends(config);
+  const clients = createGrpcBackends(config);
   const redis = createGatewayRedis(config.redisUrl, logger, config.redisKeyPrefix);
+  // Every backend and Redis checked in the background; a backend found down fails its calls at once (docs/api/foundation.md).
+  const checks: DependencyCheck[] = Object.entries(clients).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
+  checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });
+  const monitor = createDependencyMonitor(checks, { intervalMs: 1_000, timeoutMs: HEALTH_CHECK_DEADLINE_MS, registry: metrics.registry });
+  const backends = guardBackends(clients, { monitor, registry: metrics.registry });
   const links = createApiLinks(config.publicBaseUrl);
   const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, bookshelves: backends.bookshelves, links });
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
   const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }));
 
-  const checks: DependencyCheck[] = Object.entries(backends).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
-  checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });
-  const readiness = createReadinessCheck(checks, { cacheMs: 1_000, timeoutMs: 1_000 });
+  const readiness = createReadinessCheck(monitor);
   const health = createHealthRoutes({ readiness, registry: metrics.registry, logger });
   const auth = createAuthEdge({ config, users: backends.users, redis, registry: metrics.registry, logger });
 
@@ -56,6 +61,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
 
   const { server, address } = await startExpressGateway({ configDir: CONFIG_DIR, host: config.host, port: config.port, plugin, logger });
   logger.info({ address: address.address, port: address.port, publicBaseUrl: config.publicBaseUrl, backends: config.backends }, 'gateway listening');
+  monitor.start();
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -69,6 +75,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
     const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
     server.close(() => {
       clearTimeout(force);
+      monitor.close();
       closeGrpcBackends(backends);
       Promise.all([auth.close(), redis.quit()])
         .catch(() => redis.disconnect())

@@ -24,11 +24,12 @@ export interface HealthRoutesDeps {
 const HEALTHY = JSON.stringify({ status: 'ok' });
 
 /**
- * `GET /healthz`: 200 `{"status":"ok"}` while the process runs. `GET /readyz`: 200
- * `{"status":"ok"}` when every dependency answers, else 503
- * `{"status":"unavailable","down":["users"]}` (names only; `"status":"draining"` during
- * shutdown). `GET /metrics`: the Prometheus text format. None is cached by intermediaries;
- * all are logged at debug level so probes do not flood the access log.
+ * `GET /healthz`: 200 `{"status":"ok"}` while the process runs. `GET /readyz`: 200 while the
+ * process serves, with the last known state of every dependency:
+ * `{"status":"ok","dependencies":{"users":"up","messaging":"down",…,"redis":"up"},"down":["messaging"]}`;
+ * 503 with `"status":"draining"` (same fields) only during shutdown (docs/api/foundation.md,
+ * "Readiness and backend outages"). `GET /metrics`: the Prometheus text format. None is cached by
+ * intermediaries; all are logged at debug level so probes do not flood the access log.
  */
 export function createHealthRoutes({ readiness, registry, logger }: HealthRoutesDeps): HealthRoutes {
   return {
@@ -38,16 +39,8 @@ export function createHealthRoutes({ readiness, registry, logger }: HealthRoutes
     },
     readyz(req, res) {
       markQuiet(req, '/readyz');
-      readiness.status().then(
-        (result) => {
-          if (result.ready) send(res, 200, 'application/json', HEALTHY);
-          else send(res, 503, 'application/json', JSON.stringify({ status: result.draining ? 'draining' : 'unavailable', down: result.down }));
-        },
-        (error: unknown) => {
-          logger.error({ err: error, requestId: req.inkwell?.requestId }, 'readiness check failed');
-          send(res, 503, 'application/json', JSON.stringify({ status: 'unavailable', down: [] }));
-        },
-      );
+      const { ready, dependencies, down } = readiness.status();
+      send(res, ready ? 200 : 503, 'application/json', JSON.stringify({ status: ready ? 'ok' : 'draining', dependencies, down }));
     },
     metrics(req, res) {
       markQuiet(req, '/metrics');

@@ -9,6 +9,13 @@ import type { GatewayRequest } from './request-state.js';
 export const BEARER_REALM = 'Bearer realm="inkwell"';
 
 /**
+ * `Retry-After` of every `503 unavailable` (seconds): the gateway checks its backends every
+ * second and reconnects within 5 s of a backend's return (docs/api/foundation.md, "Readiness and
+ * backend outages").
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
  * Writes a JSON:API response: status, `Content-Type: application/vnd.api+json`, extra headers,
  * and the document (no body when `document` is undefined, e.g. 204). Does nothing when the
  * response is already sent or the client is gone.
@@ -37,6 +44,7 @@ export function sendJsonApi(res: ServerResponse, status: number, document: JsonA
  * A 403 whose error has a detail with reason `insufficient_scope` (the dispatcher's route scope
  * check, or a service's data-dependent one) carries
  * `Bearer realm="inkwell", error="insufficient_scope", scope="<needed>"` (contract §5).
+ * A 503 (a backend or store unavailable) carries `Retry-After` ({@link UNAVAILABLE_RETRY_AFTER_SECONDS}).
  * When the request body was not read to its end, the connection is closed after the answer so
  * that the unread bytes are not taken for the next request.
  */
@@ -51,6 +59,8 @@ export function sendApiError(req: GatewayRequest, res: ServerResponse, error: un
   } else if (response.status === 403) {
     const challenge = insufficientScopeChallenge(error);
     if (challenge !== undefined) res.setHeader('WWW-Authenticate', challenge);
+  } else if (response.status === 503) {
+    res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   }
   if (!req.complete) res.setHeader('Connection', 'close');
   sendJsonApi(res, response.status, response.document, headers);

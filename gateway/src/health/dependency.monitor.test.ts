@@ -1,0 +1,105 @@
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDependencyMonitor, type DependencyMonitor } from './dependency.monitor.js';
+import { createReadinessCheck } from './readiness.check.js';
+
+const monitors: DependencyMonitor[] = [];
+function monitor(...args: Parameters<typeof createDependencyMonitor>): DependencyMonitor {
+  const created = createDependencyMonitor(...args);
+  monitors.push(created);
+  return created;
+}
+afterEach(() => {
+  for (const created of monitors.splice(0)) created.close();
+});
+
+/** Polls `condition` every 10 ms for at most `ms`. */
+async function eventually(condition: () => boolean, ms = 2_000): Promise<void> {
+  const until = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('createDependencyMonitor', () => {
+  it('knows nothing before the first round, then says which dependencies answer', async () => {
+    const checked = monitor(
+      [
+        { name: 'users', check: async () => true },
+        { name: 'messaging', check: async () => false },
+        { name: 'redis', check: () => Promise.reject(new Error('ECONNREFUSED')) },
+      ],
+      { intervalMs: 60_000 },
+    );
+    expect(checked.states()).toEqual({ users: 'unknown', messaging: 'unknown', redis: 'unknown' });
+    expect(checked.isDown('messaging')).toBe(false);
+    await checked.checkAll();
+    expect(checked.states()).toEqual({ users: 'up', messaging: 'down', redis: 'down' });
+    expect(checked.isDown('messaging')).toBe(true);
+    expect(checked.isDown('users')).toBe(false);
+  });
+
+  it('counts a hanging check as down after the timeout', async () => {
+    const checked = monitor([{ name: 'users', check: () => new Promise<boolean>(() => {}) }], { intervalMs: 60_000, timeoutMs: 50 });
+    const started = performance.now();
+    await checked.checkAll();
+    expect(checked.isDown('users')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('follows a dependency going down and coming back on its own, and exports the state as a gauge', async () => {
+    let up = true;
+    const registry = new Registry();
+    const checked = monitor([{ name: 'stories', check: async () => up }], { intervalMs: 20, registry });
+    checked.start();
+    await eventually(() => checked.states().stories === 'up');
+    expect(await registry.getSingleMetricAsString('gateway_dependency_up')).toContain('gateway_dependency_up{dependency="stories"} 1');
+    up = false;
+    await eventually(() => checked.isDown('stories'));
+    expect(await registry.getSingleMetricAsString('gateway_dependency_up')).toContain('gateway_dependency_up{dependency="stories"} 0');
+    up = true;
+    await eventually(() => checked.states().stories === 'up');
+  });
+
+  it('rechecks one dependency on demand, sharing a check that is already running', async () => {
+    let calls = 0;
+    let release: (up: boolean) => void = () => {};
+    const checked = monitor(
+      [
+        {
+          name: 'blog',
+          check: () => {
+            calls++;
+            return new Promise<boolean>((resolve) => (release = resolve));
+          },
+        },
+      ],
+      { intervalMs: 60_000 },
+    );
+    checked.recheck('blog');
+    checked.recheck('blog');
+    expect(calls).toBe(1);
+    release(false);
+    await eventually(() => checked.isDown('blog'));
+    checked.recheck('blog');
+    expect(calls).toBe(2);
+  });
+});
+
+describe('createReadinessCheck', () => {
+  it('is ready with a backend down, lists every state, and is not ready only while draining', async () => {
+    const checked = monitor(
+      [
+        { name: 'stories', check: async () => true },
+        { name: 'messaging', check: async () => false },
+      ],
+      { intervalMs: 60_000 },
+    );
+    await checked.checkAll();
+    const readiness = createReadinessCheck(checked);
+    expect(readiness.status()).toEqual({ ready: true, draining: false, dependencies: { stories: 'up', messaging: 'down' }, down: ['messaging'] });
+    readiness.drain();
+    expect(readiness.status()).toMatchObject({ ready: false, draining: true, down: ['messaging'] });
+  });
+});
