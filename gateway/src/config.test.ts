@@ -1,16 +1,21 @@
 import { ConfigError } from '@inkwell/config';
+import { KeyRing } from '@inkwell/testing';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config.js';
 
+/** The INTERNAL_AUTH_* variables every test environment needs (test-only keys). */
+const AUTH = KeyRing.generate(['gateway', 'users']).env('gateway');
+
 describe('loadGatewayConfig', () => {
   it('has local defaults, with links on the bind address', () => {
-    expect(loadGatewayConfig({})).toEqual({
+    expect(loadGatewayConfig({ ...AUTH })).toEqual({
       host: '127.0.0.1',
       port: 8080,
       publicBaseUrl: 'http://127.0.0.1:8080',
       backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052', bookshelves: '127.0.0.1:50053' },
       redisUrl: 'redis://127.0.0.1:6379',
       redisKeyPrefix: '',
+      internalAuth: { keyId: AUTH.INTERNAL_AUTH_KEY_ID, privateKey: expect.anything(), trustedKeys: expect.any(Map) },
       logLevel: 'info',
       grpcDeadlineMs: 5000,
       shutdownGraceMs: 10000,
@@ -26,27 +31,38 @@ describe('loadGatewayConfig', () => {
   });
 
   it('takes rate limits, cache bounds and the cookie and proxy switches from the environment', () => {
-    const config = loadGatewayConfig({ RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_TOKEN_MAX: '5', RATE_LIMIT_ANONYMOUS_MAX: '2', TOKEN_CACHE_SIZE: '10', TRUST_PROXY: 'true', COOKIE_SECURE: 'false', BENCH_NOAUTH: '1' });
+    const config = loadGatewayConfig({ ...AUTH, RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_TOKEN_MAX: '5', RATE_LIMIT_ANONYMOUS_MAX: '2', TOKEN_CACHE_SIZE: '10', TRUST_PROXY: 'true', COOKIE_SECURE: 'false', BENCH_NOAUTH: '1' });
     expect(config).toMatchObject({ rateLimit: { windowMs: 60_000, tokenMax: 5, anonymousMax: 2 }, tokenCache: { size: 10 }, trustProxy: true, cookieSecure: false, benchNoAuth: true });
   });
 
   it('rejects a zero rate limit and a switch that is not a boolean', () => {
-    expect(() => loadGatewayConfig({ RATE_LIMIT_ANONYMOUS_MAX: '0', TRUST_PROXY: 'yes' })).toThrow(/RATE_LIMIT_ANONYMOUS_MAX[\s\S]*TRUST_PROXY|TRUST_PROXY[\s\S]*RATE_LIMIT_ANONYMOUS_MAX/);
+    expect(() => loadGatewayConfig({ ...AUTH, RATE_LIMIT_ANONYMOUS_MAX: '0', TRUST_PROXY: 'yes' })).toThrow(/RATE_LIMIT_ANONYMOUS_MAX[\s\S]*TRUST_PROXY|TRUST_PROXY[\s\S]*RATE_LIMIT_ANONYMOUS_MAX/);
   });
 
   it('takes the environment and strips a trailing slash from PUBLIC_BASE_URL', () => {
-    const config = loadGatewayConfig({ GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '9000', PUBLIC_BASE_URL: 'https://api.inkwell.example/', USERS_SERVICE_ADDR: 'users:50051' });
+    const config = loadGatewayConfig({ ...AUTH, GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '9000', PUBLIC_BASE_URL: 'https://api.inkwell.example/', USERS_SERVICE_ADDR: 'users:50051' });
     expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, publicBaseUrl: 'https://api.inkwell.example', backends: { users: 'users:50051' } });
   });
 
   it('reports every bad variable at once', () => {
     try {
-      loadGatewayConfig({ GATEWAY_PORT: '70000', PUBLIC_BASE_URL: 'ftp://x', USERS_SERVICE_ADDR: 'no-port', LOG_LEVEL: 'loud' });
+      loadGatewayConfig({ ...AUTH, GATEWAY_PORT: '70000', PUBLIC_BASE_URL: 'ftp://x', USERS_SERVICE_ADDR: 'no-port', LOG_LEVEL: 'loud' });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
       const names = (error as ConfigError).problems.map((problem) => problem.split(':')[0]);
       expect(names).toEqual(expect.arrayContaining(['GATEWAY_PORT', 'PUBLIC_BASE_URL', 'USERS_SERVICE_ADDR', 'LOG_LEVEL']));
+    }
+  });
+
+  it('requires the internal-auth key, its id and the trusted keys (no unsigned mode)', () => {
+    try {
+      loadGatewayConfig({});
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const names = (error as ConfigError).problems.map((problem) => problem.split(':')[0]);
+      expect(names.sort()).toEqual(['INTERNAL_AUTH_KEY_ID', 'INTERNAL_AUTH_PRIVATE_KEY', 'INTERNAL_AUTH_TRUSTED_KEYS']);
     }
   });
 });

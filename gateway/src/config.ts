@@ -1,4 +1,4 @@
-import { isolationEnv, loadConfig } from '@inkwell/config';
+import { internalAuthEnv, internalAuthSettings, isolationEnv, loadConfig } from '@inkwell/config';
 import { z } from 'zod';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
@@ -17,6 +17,7 @@ const positiveInt = z.coerce.number().int().positive();
 export const gatewayEnvSchema = z
   .object({
     REDIS_KEY_PREFIX: isolationEnv.REDIS_KEY_PREFIX,
+    ...internalAuthEnv,
     GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
     PUBLIC_BASE_URL: httpUrl.optional(),
@@ -57,6 +58,7 @@ export const gatewayEnvSchema = z
     },
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    internalAuth: internalAuthSettings(env),
     logLevel: env.LOG_LEVEL,
     grpcDeadlineMs: env.GRPC_DEADLINE_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
@@ -76,7 +78,8 @@ export const gatewayEnvSchema = z
   }));
 
 /**
- * Parsed gateway configuration. `backends` maps each gRPC backend name to its `host:port`
+ * Parsed gateway configuration. `internalAuth` is the gateway's key that signs every gRPC call
+ * (docs/api/foundation.md, "Internal calls"). `backends` maps each gRPC backend name to its `host:port`
  * address; a new service is one more `<NAME>_SERVICE_ADDR` variable and one more entry here
  * (readiness checks every backend listed). `publicBaseUrl` has no trailing slash and prefixes
  * every link the API returns; it defaults to the bind address, which is only right for local use.

@@ -1,4 +1,4 @@
-import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
+import { createGrpcClient, createInternalAuth, type GrpcClient } from '@inkwell/grpc';
 import { BlogService } from '@inkwell/proto/blog';
 import { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { MessagingService } from '@inkwell/proto/messaging';
@@ -15,9 +15,13 @@ export interface GrpcBackends {
   readonly bookshelves: GrpcClient<typeof BookshelvesService>;
 }
 
-/** Creates the clients of every configured backend. Connecting is lazy: a backend that is down fails calls and readiness, not startup. */
+/**
+ * Creates the clients of every configured backend, each signing every call with the gateway's
+ * key (docs/api/foundation.md, "Internal calls"). Connecting is lazy: a backend that is down
+ * fails calls and readiness, not startup.
+ */
 export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
-  const options = { defaultDeadlineMs: config.grpcDeadlineMs };
+  const options = { defaultDeadlineMs: config.grpcDeadlineMs, signer: createInternalAuth('gateway', config.internalAuth).signer };
   return {
     users: createGrpcClient(UsersService, config.backends.users, options),
     // A page of private messages may carry up to 16 MiB of text (the service's budget); grpc-js would refuse over 4 MiB.

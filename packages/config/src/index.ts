@@ -48,3 +48,5 @@ export const markdownEnv = {
   MARKDOWN_RENDER_DEADLINE_MS: z.coerce.number().int().min(1).max(60_000).optional(),
   MARKDOWN_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).optional(),
 };
+
+export { internalAuthEnv, internalAuthSettings } from './internal-auth.js';

@@ -2,17 +2,21 @@ import type { DescService, MessageInitShape, MessageShape } from '@bufbuild/prot
 import { Client, credentials, Metadata, type ChannelOptions, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { Health, HealthCheckResponse_ServingStatus, type HealthCheckResponse } from '@inkwell/proto/health';
-import { callerToMetadata, type CallerContext } from './caller-context.js';
+import { ASSERTION_METADATA_KEY, type AssertionSigner } from './assertion.js';
+import type { CallerContext } from './caller-context.js';
 import { createMethodDefinition, unaryMethods, type UnaryMethodName } from './definition.js';
 import { grpcErrorToAppError } from './errors.js';
 
 /** Per-call options of a GrpcClient method. */
 export interface CallOptions {
-  /** Who is calling; sent as metadata (see callerToMetadata). */
+  /**
+   * The API caller this call acts for; the client's signer puts it in the call's signed
+   * assertion. Absent: the process calls as itself (no user, no scopes).
+   */
   caller?: CallerContext;
   /** Milliseconds until the call fails with DEADLINE_EXCEEDED; default: the client's defaultDeadlineMs. */
   deadlineMs?: number;
-  /** Extra request metadata; it is copied, never modified. */
+  /** Extra request metadata; it is copied, never modified. Servers trust none of it for identity. */
   metadata?: Metadata;
   /** Called with the response headers when they arrive (before the promise settles). */
   onResponseHeaders?: (metadata: Metadata) => void;
@@ -26,6 +30,17 @@ export interface GrpcClientOptions {
   defaultDeadlineMs?: number;
   /** grpc-js channel options, merged over the defaults (keepalive, reconnect backoff). */
   channelOptions?: ChannelOptions;
+  /**
+   * Signs every call of the service's methods with this process's key (docs/api/foundation.md,
+   * "Internal calls"). Without one, calls carry no assertion and every server refuses them
+   * (UNAUTHENTICATED); only health checks work, which need none.
+   */
+  signer?: AssertionSigner;
+  /**
+   * The service name the assertions are addressed to; default: the `<domain>` of the service's
+   * proto package `inkwell.<domain>.v1` (`users` for inkwell.users.v1.UsersService).
+   */
+  audience?: string;
 }
 
 /**
@@ -69,11 +84,13 @@ export function createGrpcClient<S extends DescService>(service: S, address: str
   const client = new Client(address, credentials.createInsecure(), { ...DEFAULT_CHANNEL_OPTIONS, ...options.channelOptions });
   const defaultDeadlineMs = options.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const healthCheck = createMethodDefinition(Health.method.check);
+  const signer = options.signer;
+  const audience = options.audience ?? defaultAudience(service);
   const result: Record<string, unknown> = {
     close: () => client.close(),
     checkHealth: async (serviceName = '', deadlineMs = defaultDeadlineMs): Promise<boolean> => {
       try {
-        const response = (await unaryCall(client, healthCheck, { service: serviceName }, { deadlineMs }, defaultDeadlineMs)) as HealthCheckResponse;
+        const response = (await unaryCall(client, healthCheck, { service: serviceName }, { deadlineMs }, defaultDeadlineMs, undefined)) as HealthCheckResponse;
         return response.status === HealthCheckResponse_ServingStatus.SERVING;
       } catch {
         return false;
@@ -83,14 +100,27 @@ export function createGrpcClient<S extends DescService>(service: S, address: str
   for (const method of unaryMethods(service)) {
     if (method.localName in result) throw new Error(`${service.typeName}.${method.name} clashes with GrpcClient.${method.localName}`);
     const definition = createMethodDefinition(method);
-    result[method.localName] = (request: unknown, callOptions: CallOptions = {}) => unaryCall(client, definition, request, callOptions, defaultDeadlineMs);
+    const sign = signer && ((caller?: CallerContext) => signer.sign(audience, definition.path, caller));
+    result[method.localName] = (request: unknown, callOptions: CallOptions = {}) => unaryCall(client, definition, request, callOptions, defaultDeadlineMs, sign);
   }
   return result as GrpcClient<S>;
 }
 
-function unaryCall(client: Client, definition: MethodDefinition<unknown, unknown>, request: unknown, options: CallOptions, defaultDeadlineMs: number): Promise<unknown> {
+/** `users` for `inkwell.users.v1.UsersService`; the full type name for a service outside that pattern. */
+function defaultAudience(service: DescService): string {
+  return /^inkwell\.([a-z0-9_]+)\.v\d+\./.exec(service.typeName)?.[1] ?? service.typeName;
+}
+
+function unaryCall(
+  client: Client,
+  definition: MethodDefinition<unknown, unknown>,
+  request: unknown,
+  options: CallOptions,
+  defaultDeadlineMs: number,
+  sign: ((caller?: CallerContext) => string) | undefined,
+): Promise<unknown> {
   const metadata = options.metadata?.clone() ?? new Metadata();
-  if (options.caller) callerToMetadata(options.caller, metadata);
+  if (sign) metadata.set(ASSERTION_METADATA_KEY, sign(options.caller));
   const deadline = new Date(Date.now() + (options.deadlineMs ?? defaultDeadlineMs));
   const signal = options.signal;
   if (signal?.aborted) return Promise.reject(new AppError(ErrorCode.CANCELLED, 'The call was cancelled.'));

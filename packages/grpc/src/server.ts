@@ -1,18 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { Metadata, Server, ServerCredentials, status, type ChannelOptions, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { Health, type HealthCheckRequest } from '@inkwell/proto/health';
-import { callerFromMetadata, type CallerContext } from './caller-context.js';
+import { ASSERTION_METADATA_KEY, type AssertionVerifier, type VerifiedAssertion } from './assertion.js';
+import type { CallerContext } from './caller-context.js';
 import { createServiceDefinition, encodeMessage, methodPath, unaryMethods, type UnaryMethodName } from './definition.js';
 import { toGrpcStatus } from './errors.js';
 import { checkHealth, createWatchHandler, HealthStatus } from './health.js';
 
 /** What a handler knows about its call besides the request. */
 export interface HandlerContext {
-  /** Who is calling, read from the metadata the gateway set. */
+  /** The API caller, read from the call's verified assertion (docs/api/foundation.md, "Internal calls"). */
   caller: CallerContext;
-  /** All incoming metadata, for anything beyond the caller. */
+  /** The process that signed the call (`gateway`, `bookshelves`, …); empty for health checks, which carry no assertion. */
+  issuer: string;
+  /** All incoming metadata, for anything beyond the caller; none of it is trusted for identity. */
   metadata: Metadata;
   /** When the client stops waiting; undefined when it set no deadline. */
   deadline?: Date;
@@ -39,14 +43,35 @@ export type ServiceImpl<S extends DescService> = {
   ) => Promise<MessageInitShape<S['method'][K]['output']>>;
 };
 
+/**
+ * Which issuers may call each method of S (docs/api/foundation.md, "Internal calls"): a complete
+ * table, so a new RPC cannot be added without deciding who may call it. A verified call from an
+ * issuer not listed is PERMISSION_DENIED.
+ */
+export type IssuerTable<S extends DescService> = { readonly [K in UnaryMethodName<S>]: readonly string[] };
+
+/** Options of GrpcServer.add. */
+export interface AddServiceOptions<S extends DescService> {
+  /** Issuers allowed per method; default: every trusted issuer may call every method. */
+  issuers?: IssuerTable<S>;
+}
+
 /** Options of a GrpcServer. */
 export interface GrpcServerOptions {
   logger: Logger;
+  /**
+   * Verifies the signed caller assertion of every call (except grpc.health.v1): a call without a
+   * valid one is UNAUTHENTICATED and never reaches its handler.
+   */
+  verifier: AssertionVerifier;
   /** Extra grpc-js server options, merged over the defaults (keepalive). */
   serverOptions?: ChannelOptions;
 }
 
 type UnaryFn = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
+
+/** How a method's calls are authenticated: not at all (health), or by assertion with optional issuer list. */
+type Authentication = { kind: 'none' } | { kind: 'assertion'; issuers: readonly string[] | undefined };
 
 /** Server keepalive: notice dead peers of long-lived calls (Health/Watch) within about a minute. */
 const DEFAULT_SERVER_OPTIONS: ChannelOptions = {
@@ -66,30 +91,36 @@ export class GrpcServer {
   readonly health = new HealthStatus();
   readonly #server: Server;
   readonly #logger: Logger;
+  readonly #verifier: AssertionVerifier;
 
   constructor(options: GrpcServerOptions) {
     this.#logger = options.logger;
+    this.#verifier = options.verifier;
     this.#server = new Server({ ...DEFAULT_SERVER_OPTIONS, ...options.serverOptions });
     const health = this.health;
     const check = Health.method.check;
     this.#server.addService(createServiceDefinition(Health, [check, Health.method.watch]), {
-      [check.localName]: this.#unaryHandler(check, async (request) => checkHealth(health, request as HealthCheckRequest)),
+      [check.localName]: this.#unaryHandler(check, { kind: 'none' }, async (request) => checkHealth(health, request as HealthCheckRequest)),
       [Health.method.watch.localName]: createWatchHandler(health, this.#logger),
     });
   }
 
   /**
    * Serves every unary method of `service` with `impl` and marks the service SERVING in health.
-   * Throws when a handler is missing at runtime or the service was already added.
+   * Every call must carry a valid assertion, from an issuer of `options.issuers` when given.
+   * Throws when a handler or an issuer table entry is missing at runtime or the service was already added.
    */
-  add<S extends DescService>(service: S, impl: ServiceImpl<S>): this {
+  add<S extends DescService>(service: S, impl: ServiceImpl<S>, options: AddServiceOptions<S> = {}): this {
+    const table = options.issuers as Record<string, readonly string[] | undefined> | undefined;
     const methods = unaryMethods(service);
     const handlers: UntypedServiceImplementation = {};
     const target = impl as unknown as Record<string, UnaryFn | undefined>;
     for (const method of methods) {
       const fn = target[method.localName];
       if (typeof fn !== 'function') throw new Error(`No handler for ${service.typeName}.${method.name} (${method.localName})`);
-      handlers[method.localName] = this.#unaryHandler(method, (request, ctx) => fn.call(impl, request, ctx));
+      const issuers = table?.[method.localName];
+      if (table !== undefined && issuers === undefined) throw new Error(`No issuers declared for ${service.typeName}.${method.name} (${method.localName})`);
+      handlers[method.localName] = this.#unaryHandler(method, { kind: 'assertion', issuers }, (request, ctx) => fn.call(impl, request, ctx));
     }
     this.#server.addService(createServiceDefinition(service, methods), handlers);
     this.health.setServing(service.typeName, true);
@@ -128,10 +159,10 @@ export class GrpcServer {
     });
   }
 
-  #unaryHandler(method: DescMethod, fn: UnaryFn): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {
+  #unaryHandler(method: DescMethod, authentication: Authentication, fn: UnaryFn): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {
     const path = methodPath(method);
     return (call, callback) => {
-      this.#runUnary(path, method, fn, call, callback).catch((error: unknown) => {
+      this.#runUnary(path, method, authentication, fn, call, callback).catch((error: unknown) => {
         // Only reached when our own bookkeeping fails; never let it become an unhandled rejection.
         this.#logger.error({ method: path, err: error }, 'grpc call crashed');
         callback({ code: status.INTERNAL, details: 'internal error' });
@@ -139,10 +170,38 @@ export class GrpcServer {
     };
   }
 
-  async #runUnary(path: string, method: DescMethod, fn: UnaryFn, call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): Promise<void> {
+  /**
+   * The verified issuer and caller of a call, or the AppError to answer with: UNAUTHENTICATED
+   * without a valid assertion, PERMISSION_DENIED for an issuer the method does not allow.
+   */
+  #authenticate(path: string, authentication: Authentication, metadata: Metadata): VerifiedAssertion | AppError {
+    if (authentication.kind === 'none') return { issuer: '', caller: { requestId: randomUUID(), scopes: [] } };
+    const values = metadata.get(ASSERTION_METADATA_KEY);
+    // Several values are never sent by our client: joined, they fail as malformed.
+    const token = values.length === 0 ? undefined : values.map(String).join(',');
+    try {
+      const verified = this.#verifier.verify(token, path);
+      if (authentication.issuers !== undefined && !authentication.issuers.includes(verified.issuer)) {
+        return new AppError(ErrorCode.PERMISSION_DENIED, `Issuer "${verified.issuer}" may not call ${path}.`);
+      }
+      return verified;
+    } catch (error) {
+      if (isAppError(error)) return error;
+      throw error;
+    }
+  }
+
+  async #runUnary(path: string, method: DescMethod, authentication: Authentication, fn: UnaryFn, call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>): Promise<void> {
     const started = performance.now();
-    const caller = callerFromMetadata(call.metadata);
-    const logger = this.#logger.child({ method: path, requestId: caller.requestId });
+    const identity = this.#authenticate(path, authentication, call.metadata);
+    if (identity instanceof AppError) {
+      const refused = toGrpcStatus(identity);
+      callback({ code: refused.code, details: refused.details, metadata: refused.metadata });
+      this.#logger.warn({ method: path, code: identity.code, reason: identity.message }, 'grpc call refused');
+      return;
+    }
+    const { caller, issuer } = identity;
+    const logger = this.#logger.child({ method: path, requestId: caller.requestId, issuer });
     const deadline = toDate(call.getDeadline());
     const controller = new AbortController();
     const abort = (code: ErrorCode): void => {
@@ -159,6 +218,7 @@ export class GrpcServer {
     let hasResponseHeaders = false;
     const ctx: HandlerContext = {
       caller,
+      issuer,
       metadata: call.metadata,
       signal: controller.signal,
       setResponseHeader(key, value) {

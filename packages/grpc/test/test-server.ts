@@ -1,7 +1,37 @@
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:net';
 import { createLogger, type Logger } from '@inkwell/logging';
 import { ProbeService } from '@inkwell/proto/testing';
-import { createGrpcServer, type GrpcServer, type ServiceImpl } from '../src/index.js';
+import { AssertionSigner, AssertionVerifier, createGrpcServer, type AssertionSignerOptions, type GrpcServer, type IssuerTable, type ServiceImpl, type TrustedKeys } from '../src/index.js';
+
+/** A fresh Ed25519 key pair of a test issuer. */
+export interface TestKey {
+  issuer: string;
+  keyId: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+
+/** A new key pair for `issuer` known by `keyId` (default `<issuer>-1`). */
+export function testKey(issuer: string, keyId = `${issuer}-1`): TestKey {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { issuer, keyId, privateKey, publicKey };
+}
+
+/** The trusted-key map of `keys` (several keys of one issuer are all trusted). */
+export function trustedKeysOf(...keys: TestKey[]): TrustedKeys {
+  const trusted = new Map<string, Map<string, KeyObject>>();
+  for (const key of keys) trusted.set(key.issuer, new Map([...(trusted.get(key.issuer) ?? []), [key.keyId, key.publicKey]]));
+  return trusted;
+}
+
+/** A signer with `key`, options overridable (lifetime, clock). */
+export function signerOf(key: TestKey, options: Partial<AssertionSignerOptions> = {}): AssertionSigner {
+  return new AssertionSigner({ issuer: key.issuer, keyId: key.keyId, privateKey: key.privateKey, ...options });
+}
+
+/** The issuer key the default test server trusts (issuer `gateway`). */
+export const GATEWAY_KEY = testKey('gateway');
 
 /** One log call as the server made it: level name, the logger's bindings, the object and message. */
 export interface LogLine {
@@ -29,6 +59,14 @@ export function recordingLogger(): { logger: Logger; lines: LogLine[] } {
 
 type GetUser = ServiceImpl<typeof ProbeService>['getUser'];
 
+/** Options of {@link startTestServer}. */
+export interface TestServerOptions {
+  /** The keys the server trusts (default: GATEWAY_KEY only). */
+  trusted?: TestKey[];
+  /** The issuer table of ProbeService (default none: every trusted issuer). */
+  issuers?: IssuerTable<typeof ProbeService>;
+}
+
 /** A ProbeService server on a free loopback port whose getUser does whatever `handler` is set to. */
 export interface TestServer {
   server: GrpcServer;
@@ -37,15 +75,21 @@ export interface TestServer {
   setGetUser(handler: GetUser): void;
 }
 
-/** Starts a real server on 127.0.0.1:0 serving ProbeService (plus the built-in health service). */
-export async function startTestServer(): Promise<TestServer> {
+/**
+ * Starts a real server on 127.0.0.1:0 serving ProbeService (plus the built-in health service),
+ * verifying assertions addressed to `testing` (the audience clients derive from inkwell.testing.v1).
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const { logger, lines } = recordingLogger();
   let getUser: GetUser = async () => {
     throw new Error('no handler set');
   };
-  const server = createGrpcServer({ logger }).add(ProbeService, {
-    getUser: (request, ctx) => getUser(request, ctx),
-  });
+  const verifier = new AssertionVerifier({ audience: 'testing', trustedKeys: trustedKeysOf(...(options.trusted ?? [GATEWAY_KEY])) });
+  const server = createGrpcServer({ logger, verifier }).add(
+    ProbeService,
+    { getUser: (request, ctx) => getUser(request, ctx) },
+    options.issuers === undefined ? {} : { issuers: options.issuers },
+  );
   const port = await server.listen('127.0.0.1:0');
   return {
     server,

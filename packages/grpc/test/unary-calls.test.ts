@@ -4,15 +4,15 @@ import type { ServiceError } from '@grpc/grpc-js';
 import { AppError, ErrorCode, isAppError, type ErrorDetail } from '@inkwell/errors';
 import { ProbeService } from '@inkwell/proto/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGrpcClient, Metadata, status, type CallerContext, type GrpcClient, type HandlerContext, type ServiceImpl } from '../src/index.js';
-import { closedPort, deferred, startTestServer, type TestServer } from './test-server.js';
+import { ASSERTION_METADATA_KEY, createGrpcClient, Metadata, status, type CallerContext, type GrpcClient, type HandlerContext, type ServiceImpl } from '../src/index.js';
+import { closedPort, deferred, GATEWAY_KEY, signerOf, startTestServer, type TestServer } from './test-server.js';
 
 let testServer: TestServer;
 let users: GrpcClient<typeof ProbeService>;
 
 beforeAll(async () => {
   testServer = await startTestServer();
-  users = createGrpcClient(ProbeService, testServer.address);
+  users = createGrpcClient(ProbeService, testServer.address, { signer: signerOf(GATEWAY_KEY) });
 });
 
 afterAll(async () => {
@@ -69,10 +69,11 @@ describe('unary calls', () => {
     await users.getUser({ id: '1' }, { caller, metadata: extra, onResponseHeaders: (md) => headers.push(md) });
 
     expect(seen?.caller).toEqual(caller);
+    expect(seen?.issuer).toBe('gateway');
     expect(seen?.metadata.get('x-custom')).toEqual(['yes']);
     expect(headers).toHaveLength(1);
     expect(headers[0]?.get('x-cache')).toEqual(['hit']);
-    expect(extra.get('x-request-id')).toEqual([]);
+    expect(extra.get(ASSERTION_METADATA_KEY)).toEqual([]);
   });
 
   it('gives the handler a fresh request id when the caller sent none, and logs one debug line per call', async () => {

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { createGrpcClient } from '@inkwell/grpc';
 import { Health } from '@inkwell/proto/health';
+import { KeyRing } from './key-ring.js';
 import { freePort, startProcess, type RunningProcess } from './processes.js';
-import type { StackEnv } from './stack-env.js';
+import { repoRoot, type StackEnv } from './stack-env.js';
 
 /** One gRPC service of the system: where its entry is and how it is addressed. */
 interface ServiceProcess {
@@ -57,15 +59,23 @@ export interface RunningSystem {
   kafkaNamespace: string;
   /** What every process of this system prefixes its OpenSearch index names with (empty in `fixed` mode). */
   opensearchIndexPrefix: string;
+  /**
+   * The internal-auth keys of every process (kept in `.stack/keys/`): `keys.signer('gateway')`
+   * calls a service as the gateway would, `keys.env('gateway')` starts one more gateway.
+   */
+  keys: KeyRing;
   /** Stops every process, gateway first. */
   stop(): Promise<void>;
 }
 
 /**
  * Starts every service and then the gateway as separate processes, exactly as `npm run dev`
- * does, and waits until each one is ready (gRPC health SERVING; gateway /readyz 200).
+ * does, and waits until each one is ready (gRPC health SERVING; gateway /readyz 200). Each
+ * process gets its own internal-auth key pair (created on first use in `.stack/keys/`,
+ * gitignored, then reused) and trusts the public keys of all of them.
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const keys = await KeyRing.load(join(repoRoot(), '.stack', 'keys'));
   const stackEnv: Record<string, string> = {
     DATABASE_URL: options.stack.databaseUrl,
     REDIS_URL: options.stack.redisUrl,
@@ -88,7 +98,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
             name: service.name,
             entry: service.entry,
             echo: options.echo ?? false,
-            env: { ...stackEnv, ...addresses, [service.portVariable]: String(port), SEED_DEMO_DATA: String(options.seedDemoData) },
+            env: { ...keys.env(service.name), ...stackEnv, ...addresses, [service.portVariable]: String(port), SEED_DEMO_DATA: String(options.seedDemoData) },
             ready: () => health.checkHealth(),
           }),
         );
@@ -106,7 +116,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         name: 'gateway',
         entry: 'gateway/src/main.ts',
         echo: options.echo ?? false,
-        env: { ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), PUBLIC_BASE_URL: gatewayUrl },
+        env: { ...keys.env('gateway'), ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), PUBLIC_BASE_URL: gatewayUrl },
         ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
       }),
     );
@@ -118,6 +128,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       redisKeyPrefix: stackEnv.REDIS_KEY_PREFIX ?? '',
       kafkaNamespace: stackEnv.KAFKA_NAMESPACE ?? '',
       opensearchIndexPrefix: stackEnv.OPENSEARCH_INDEX_PREFIX ?? '',
+      keys,
       stop: () => stopAll(started),
     };
   } catch (error) {

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { generateToken } from '@inkwell/auth-tokens';
-import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
+import { createGrpcClient, type AssertionSigner, type GrpcClient } from '@inkwell/grpc';
 import { UsersService } from '@inkwell/proto/users';
 import type { RunningSystem } from './system.js';
 
-/** Where the users service is: a running system (its `addresses.users`) or a gRPC address `host:port`. */
-export type UsersTarget = Pick<RunningSystem, 'addresses'> | string;
+/**
+ * Where the users service is and how to call it as the gateway (the only issuer it lets create
+ * users' tokens and apps, docs/api/foundation.md "Internal calls"): a running system (its
+ * `addresses.users` and gateway key), or a gRPC address `host:port` with a signer whose issuer
+ * is `gateway` (`KeyRing.signer('gateway')` of the test's key ring).
+ */
+export type UsersTarget = Pick<RunningSystem, 'addresses' | 'keys'> | { address: string; signer: AssertionSigner };
 
 /** Options of {@link createTestUser}. */
 export interface TestUserOptions {
@@ -51,9 +56,10 @@ function uniqueName(prefix: string): string {
 }
 
 async function withUsers<T>(target: UsersTarget, fn: (users: GrpcClient<typeof UsersService>) => Promise<T>): Promise<T> {
-  const address = typeof target === 'string' ? target : target.addresses.users;
+  const address = 'address' in target ? target.address : target.addresses.users;
   if (address === undefined) throw new Error('the system has no users service address');
-  const users = createGrpcClient(UsersService, address, { defaultDeadlineMs: 15_000 });
+  const signer = 'signer' in target ? target.signer : target.keys.signer('gateway');
+  const users = createGrpcClient(UsersService, address, { defaultDeadlineMs: 15_000, signer });
   try {
     return await fn(users);
   } finally {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
+import { internalAuthEnv, isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
 
 const schema = z.object({
   ...isolationEnv,
+  ...internalAuthEnv,
   ...markdownEnv,
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),

@@ -1,4 +1,6 @@
+import { internalAuthSettings } from '@inkwell/config';
 import { createKafka, ensureTopics, OutboxRelay } from '@inkwell/events';
+import { createInternalAuth } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { Topics } from '@inkwell/proto/topics';
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
   const stories = createStoryConsumer({ kafka, pool, logger });
   await stories.start();
 
-  const server = createBlogServer({ logger, posts });
+  const server = createBlogServer({ logger, verifier: createInternalAuth('blog', internalAuthSettings(config)).verifier, posts });
   const port = await server.listen(`${config.BLOG_GRPC_HOST}:${config.BLOG_GRPC_PORT}`);
   logger.info({ port }, 'blog service listening');
 

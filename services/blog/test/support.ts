@@ -3,7 +3,7 @@ import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer 
 import { createLogger } from '@inkwell/logging';
 import { BlogService } from '@inkwell/proto/blog';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
 import { BLOG_SCHEMA, openBlogDatabase } from '../src/database.js';
 import { BlogPostRepository } from '../src/repositories/blog-post.repository.js';
 import { KnownStoryRepository } from '../src/repositories/known-story.repository.js';
@@ -34,10 +34,11 @@ export async function startBlogHarness(name: string): Promise<BlogHarness> {
   const pool = await openBlogDatabase({ connectionString: databaseUrl, logger });
   const redis = createRedis(stack.redisUrl, {}, logger);
   const posts = new BlogPostService({ posts: new BlogPostRepository(pool), stories: new KnownStoryRepository(pool), views: new ViewRepository(redis), logger });
-  const server: GrpcServer = createBlogServer({ logger, posts });
+  const keys = KeyRing.generate();
+  const server: GrpcServer = createBlogServer({ logger, verifier: keys.verifier('blog'), posts });
   const port = await server.listen('127.0.0.1:0');
   // As in the gateway: a post renders to up to ~5 MiB of HTML, a page with content carries up to 16 MiB.
-  const client = createGrpcClient(BlogService, `127.0.0.1:${port}`, { channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } });
+  const client = createGrpcClient(BlogService, `127.0.0.1:${port}`, { ...keys.clientOptions('gateway'), channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } });
   const known = new KnownStoryService(new KnownStoryRepository(pool));
   return {
     pool,

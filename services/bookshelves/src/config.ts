@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { isolationEnv, loadConfig } from '@inkwell/config';
+import { internalAuthEnv, isolationEnv, loadConfig } from '@inkwell/config';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
 const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
 
 const schema = z.object({
   ...isolationEnv,
+  ...internalAuthEnv,
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),
   BOOKSHELVES_GRPC_HOST: z.string().min(1).default('127.0.0.1'),

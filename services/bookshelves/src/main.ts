@@ -1,5 +1,6 @@
+import { internalAuthSettings } from '@inkwell/config';
 import { createKafka, ensureTopics, OutboxRelay } from '@inkwell/events';
-import { createGrpcClient } from '@inkwell/grpc';
+import { createGrpcClient, createInternalAuth } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
@@ -22,8 +23,9 @@ import { BookshelfService } from './services/bookshelf.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('bookshelves');
   const config = loadBookshelvesConfig();
+  const auth = createInternalAuth('bookshelves', internalAuthSettings(config));
   const pool = await openBookshelvesDatabase({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
-  const storiesClient = createGrpcClient(StoriesService, config.STORIES_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
+  const storiesClient = createGrpcClient(StoriesService, config.STORIES_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer });
 
   const shelfRepository = new BookshelfRepository(pool);
   const storyDirectory = new StoryDirectoryRepository(storiesClient);
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
     await seedDemoBookshelves({ shelves, items, stories: storyDirectory, logger }).catch((error: unknown) => logger.warn({ err: error }, 'bookshelves demo seed failed'));
   }
 
-  const server = createBookshelvesServer({ logger, shelves, items });
+  const server = createBookshelvesServer({ logger, verifier: auth.verifier, shelves, items });
   const port = await server.listen(`${config.BOOKSHELVES_GRPC_HOST}:${config.BOOKSHELVES_GRPC_PORT}`);
   logger.info({ port }, 'bookshelves service listening');
 

@@ -1,4 +1,4 @@
-import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcServer, type AssertionVerifier, type GrpcServer } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { bookshelfHandlers, type BookshelfHandlerDeps } from './transport/bookshelf.handlers.js';
@@ -6,9 +6,11 @@ import { bookshelfHandlers, type BookshelfHandlerDeps } from './transport/booksh
 /** What the bookshelves gRPC server needs, already constructed. */
 export interface BookshelvesServerDeps extends BookshelfHandlerDeps {
   logger: Logger;
+  /** Verifies each call's caller assertion (createInternalAuth('bookshelves', …).verifier in main.ts); every trusted issuer may call every RPC. */
+  verifier: AssertionVerifier;
 }
 
 /** Builds the bookshelves gRPC server (BookshelvesService + health) without listening: tests start it on port 0. */
 export function createBookshelvesServer(deps: BookshelvesServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger }).add(BookshelvesService, bookshelfHandlers(deps));
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier }).add(BookshelvesService, bookshelfHandlers(deps));
 }

@@ -4,9 +4,10 @@ import { createKafka, decodeEnvelope, ensureTopics, namespaced, OutboxRelay } fr
 import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { BookshelvesService } from '@inkwell/proto/bookshelves';
+import { StoriesService } from '@inkwell/proto/stories';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
-import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
 import type { Kafka } from 'kafkajs';
 import { startStories, type StoriesHarness } from '../../stories/test/harness.js';
 import { BOOKSHELVES_SCHEMA, openBookshelvesDatabase } from '../src/database.js';
@@ -50,12 +51,15 @@ export async function startBookshelvesHarness(name: string): Promise<Bookshelves
   const relay = new OutboxRelay({ pool, kafka, schema: BOOKSHELVES_SCHEMA, logger });
   await relay.start();
   const shelfRepository = new BookshelfRepository(pool);
-  const directory = new StoryDirectoryRepository(stories.client);
+  // As in production: bookshelves calls stories with its own key, forwarding the caller.
+  const storiesClient = createGrpcClient(StoriesService, stories.address, stories.keys.clientOptions('bookshelves'));
+  const directory = new StoryDirectoryRepository(storiesClient);
   const shelves = new BookshelfService(shelfRepository);
   const items = new BookshelfItemService({ shelves: shelfRepository, items: new BookshelfItemRepository(pool), stories: directory });
-  const server: GrpcServer = createBookshelvesServer({ logger, shelves, items });
+  const keys = KeyRing.generate();
+  const server: GrpcServer = createBookshelvesServer({ logger, verifier: keys.verifier('bookshelves'), shelves, items });
   const port = await server.listen('127.0.0.1:0');
-  const client = createGrpcClient(BookshelvesService, `127.0.0.1:${port}`);
+  const client = createGrpcClient(BookshelvesService, `127.0.0.1:${port}`, keys.clientOptions('gateway'));
   return {
     pool,
     client,
@@ -88,6 +92,7 @@ export async function startBookshelvesHarness(name: string): Promise<Bookshelves
     },
     async close() {
       client.close();
+      storiesClient.close();
       await server.shutdown(1_000);
       await relay.stop();
       await pool.end();

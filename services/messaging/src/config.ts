@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
+import { internalAuthEnv, isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
 
 const schema = z.object({
   ...isolationEnv,
+  ...internalAuthEnv,
   ...markdownEnv,
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),

@@ -1,5 +1,6 @@
+import { internalAuthSettings } from '@inkwell/config';
 import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
-import { createGrpcClient } from '@inkwell/grpc';
+import { createGrpcClient, createInternalAuth } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrate } from '@inkwell/pg';
@@ -17,11 +18,12 @@ import { PrivateMessageService } from './services/private-message.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('messaging');
   const config = loadMessagingConfig();
+  const auth = createInternalAuth('messaging', internalAuthSettings(config));
   configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: MESSAGING_SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-messaging', logger, settings: { jit: 'off' } });
   await migrate(pool, { schema: MESSAGING_SCHEMA, directory: MESSAGING_MIGRATIONS, extra: eventsMigrations, logger });
 
-  const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS });
+  const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer });
   const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-messaging', logger, namespace: config.KAFKA_NAMESPACE });
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
   const relay = new OutboxRelay({ pool, kafka, schema: MESSAGING_SCHEMA, logger });
   await relay.start();
 
-  const server = createMessagingServer({ logger, messages });
+  const server = createMessagingServer({ logger, verifier: auth.verifier, messages });
   const port = await server.listen(`${config.MESSAGING_GRPC_HOST}:${config.MESSAGING_GRPC_PORT}`);
   logger.info({ port }, 'messaging service listening');
 

@@ -9,7 +9,7 @@ import type { EventEnvelope } from '@inkwell/proto/events';
 import { MessagingService } from '@inkwell/proto/messaging';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
-import { dropSchemas, ensureDatabase, freePort, stackEnv, startProcess, type RunningProcess } from '@inkwell/testing';
+import { dropSchemas, ensureDatabase, freePort, KeyRing, stackEnv, startProcess, type RunningProcess } from '@inkwell/testing';
 import { PrivateMessageRepository } from '../src/repositories/private-message.repository.js';
 import { UserDirectoryRepository } from '../src/repositories/user-directory.repository.js';
 import { createMessagingServer } from '../src/server.js';
@@ -46,7 +46,9 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
 
   const usersPort = await freePort();
   const usersAddress = `127.0.0.1:${usersPort}`;
-  const usersClient = createGrpcClient(UsersService, usersAddress);
+  // Test-only keys: the users process trusts them all, messaging calls it with its own.
+  const keys = KeyRing.generate();
+  const usersClient = createGrpcClient(UsersService, usersAddress, keys.clientOptions('messaging'));
   let usersProcess: RunningProcess | undefined;
   let server: GrpcServer | undefined;
   let relay: OutboxRelay | undefined;
@@ -57,7 +59,7 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
     usersProcess = await startProcess({
       name: 'users',
       entry: 'services/users/src/main.ts',
-      env: { DATABASE_URL: url, KAFKA_BROKERS: stackEnv().kafkaBrokers.join(','), USERS_GRPC_PORT: String(usersPort), SEED_DEMO_DATA: 'false' },
+      env: { ...keys.env('users'), DATABASE_URL: url, KAFKA_BROKERS: stackEnv().kafkaBrokers.join(','), USERS_GRPC_PORT: String(usersPort), SEED_DEMO_DATA: 'false' },
       ready: () => usersClient.checkHealth(),
     });
     await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
@@ -65,9 +67,9 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
     relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
     await relay.start();
     const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
-    server = createMessagingServer({ logger, messages });
+    server = createMessagingServer({ logger, verifier: keys.verifier('messaging'), messages });
     const port = await server.listen('127.0.0.1:0');
-    const client = createGrpcClient(MessagingService, `127.0.0.1:${port}`);
+    const client = createGrpcClient(MessagingService, `127.0.0.1:${port}`, keys.clientOptions('gateway'));
     const running = { usersProcess, server, relay };
     return {
       client,

@@ -1,8 +1,11 @@
+import { internalAuthSettings } from '@inkwell/config';
 import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
+import { createGrpcClient, createInternalAuth } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrate } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
+import { UsersService } from '@inkwell/proto/users';
 import { createRedis } from '@inkwell/redis';
 import { loadStoriesConfig } from './config.js';
 import { STORIES_MIGRATIONS as MIGRATIONS, STORIES_SCHEMA as SCHEMA } from './schema.js';
@@ -29,6 +32,7 @@ import { TagService } from './services/tag.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('stories');
   const config = loadStoriesConfig();
+  const auth = createInternalAuth('stories', internalAuthSettings(config));
   configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-stories', logger });
   await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
@@ -41,7 +45,12 @@ async function main(): Promise<void> {
   const tags = new TagService(new TagRepository(pool));
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
   if (config.SEED_DEMO_DATA) {
-    await seedDemoStories(new BulkLoadRepository(pool), await findDemoAuthors(config.USERS_SERVICE_ADDR), config.DEMO_STORIES, logger);
+    const users = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: 2_000, signer: auth.signer });
+    try {
+      await seedDemoStories(new BulkLoadRepository(pool), await findDemoAuthors(users), config.DEMO_STORIES, logger);
+    } finally {
+      users.close();
+    }
   }
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-stories', logger, namespace: config.KAFKA_NAMESPACE });
@@ -53,7 +62,7 @@ async function main(): Promise<void> {
   const shelfConsumer = createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger });
   await shelfConsumer.start();
 
-  const server = createStoriesServer({ logger, stories, chapters, tags, engagement });
+  const server = createStoriesServer({ logger, verifier: auth.verifier, stories, chapters, tags, engagement });
   const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
   logger.info({ port }, 'stories service listening');
 

@@ -1,4 +1,4 @@
-import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcServer, type AssertionVerifier, type GrpcServer } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { storiesHandlers, type StoriesHandlerDeps } from './transport/story.handlers.js';
@@ -6,9 +6,11 @@ import { storiesHandlers, type StoriesHandlerDeps } from './transport/story.hand
 /** What the stories gRPC server needs, already constructed. */
 export interface StoriesServerDeps extends StoriesHandlerDeps {
   logger: Logger;
+  /** Verifies each call's caller assertion (createInternalAuth('stories', …).verifier in main.ts); every trusted issuer may call every RPC. */
+  verifier: AssertionVerifier;
 }
 
 /** Builds the stories gRPC server (StoriesService + health) without listening: tests start it on port 0. */
 export function createStoriesServer(deps: StoriesServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger }).add(StoriesService, storiesHandlers(deps));
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier }).add(StoriesService, storiesHandlers(deps));
 }

@@ -5,7 +5,7 @@ import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { StoriesService } from '@inkwell/proto/stories';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { ChapterRepository } from '../src/repositories/chapter.repository.js';
 import { EngagementRepository } from '../src/repositories/engagement.repository.js';
@@ -24,7 +24,12 @@ export interface StoriesHarness {
   url: string;
   pool: pg.Pool;
   redis: Redis;
+  /** Signs as `gateway`. */
   client: GrpcClient<typeof StoriesService>;
+  /** The gRPC address of the service, `127.0.0.1:<port>`. */
+  address: string;
+  /** Test-only internal-auth keys: the server trusts every issuer of the ring. */
+  keys: KeyRing;
   close(): Promise<void>;
 }
 
@@ -41,14 +46,17 @@ export async function startStories(database: string): Promise<StoriesHarness> {
   const stories = new StoryService(storyRepository, new TagRepository(pool), new BookshelfCopyRepository(pool));
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), logger);
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
-  const server: GrpcServer = createStoriesServer({ logger, stories, chapters, tags: new TagService(new TagRepository(pool)), engagement });
+  const keys = KeyRing.generate();
+  const server: GrpcServer = createStoriesServer({ logger, verifier: keys.verifier('stories'), stories, chapters, tags: new TagService(new TagRepository(pool)), engagement });
   const port = await server.listen('127.0.0.1:0');
-  const client = createGrpcClient(StoriesService, `127.0.0.1:${port}`);
+  const client = createGrpcClient(StoriesService, `127.0.0.1:${port}`, keys.clientOptions('gateway'));
   return {
     url,
     pool,
     redis,
     client,
+    address: `127.0.0.1:${port}`,
+    keys,
     async close() {
       client.close();
       await server.shutdown(1_000);

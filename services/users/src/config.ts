@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
+import { internalAuthEnv, isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
 
 const schema = z.object({
   ...isolationEnv,
+  ...internalAuthEnv,
   ...markdownEnv,
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { internalAuthSettings } from '@inkwell/config';
 import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
+import { createInternalAuth } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrate } from '@inkwell/pg';
@@ -47,7 +49,8 @@ async function main(): Promise<void> {
   await authoredContent.start();
 
   await services.accounts.prepare();
-  const server = createUsersServer({ logger, services });
+  const { verifier } = createInternalAuth('users', internalAuthSettings(config));
+  const server = createUsersServer({ logger, services, verifier });
   const port = await server.listen(`${config.USERS_GRPC_HOST}:${config.USERS_GRPC_PORT}`);
   logger.info({ port }, 'users service listening');
 

@@ -1,9 +1,10 @@
-import { createGrpcServer, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcServer, type AssertionVerifier, type GrpcServer } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { UsersService } from '@inkwell/proto/users';
 import type { UsersServices } from './services.js';
 import { accountHandlers } from './transport/account.handlers.js';
 import { followHandlers } from './transport/follow.handlers.js';
+import { USERS_ISSUERS } from './transport/issuers.policy.js';
 import { oauthHandlers } from './transport/oauth.handlers.js';
 import { personalTokenHandlers } from './transport/personal-token.handlers.js';
 
@@ -11,14 +12,19 @@ import { personalTokenHandlers } from './transport/personal-token.handlers.js';
 export interface UsersServerDeps {
   logger: Logger;
   services: UsersServices;
+  /** Verifies each call's caller assertion (createInternalAuth('users', …).verifier in main.ts). */
+  verifier: AssertionVerifier;
 }
 
-/** Builds the users gRPC server (UsersService + health) without listening: tests start it on port 0. */
-export function createUsersServer({ logger, services }: UsersServerDeps): GrpcServer {
-  return createGrpcServer({ logger }).add(UsersService, {
+/**
+ * Builds the users gRPC server (UsersService + health) without listening: tests start it on port 0.
+ * Each RPC accepts only the issuers of USERS_ISSUERS.
+ */
+export function createUsersServer({ logger, services, verifier }: UsersServerDeps): GrpcServer {
+  return createGrpcServer({ logger, verifier }).add(UsersService, {
     ...accountHandlers(services.accounts),
     ...followHandlers(services.follows),
     ...oauthHandlers(services.clients, services.tokens),
     ...personalTokenHandlers(services.personalTokens),
-  });
+  }, { issuers: USERS_ISSUERS });
 }

@@ -69,7 +69,7 @@ describe('personal access tokens and the test helpers', () => {
 
   it("does not let one user revoke another user's token", async () => {
     const created = await h.client.createPersonalToken({ userId, name: 'mine', scopes: ['read_user'] }, as(userId));
-    const other = await createTestUser(h.address);
+    const other = await createTestUser(h);
     await expect(h.client.revokePersonalToken({ userId: other.id, tokenId: created.personalToken!.id }, as(other.id))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     expect((await h.client.getAccessToken({ accessToken: created.token }, as(undefined))).token?.userId).toBe(userId);
   });
@@ -89,7 +89,7 @@ describe('personal access tokens and the test helpers', () => {
   });
 
   it('createTestUser registers a user whose token resolves to them with the scopes asked for', async () => {
-    const user = await createTestUser(h.address, { scopes: ['read_user', 'write_user'], bio: 'hi *there*' });
+    const user = await createTestUser(h, { scopes: ['read_user', 'write_user'], bio: 'hi *there*' });
     const resolved = (await h.client.getAccessToken({ accessToken: user.token }, as(undefined))).token;
     expect(resolved).toMatchObject({ userId: user.id, scopes: ['read_user', 'write_user'], personal: true });
     const profile = (await h.client.getUser({ id: user.id }, as(user.id, ['read_user']))).user;
@@ -99,7 +99,7 @@ describe('personal access tokens and the test helpers', () => {
   });
 
   it('createAppToken makes an app-only token: a client id, no user, the scopes asked for, expiring in an hour', async () => {
-    const app = await createAppToken(h.address, { scopes: ['read_stories'] });
+    const app = await createAppToken(h, { scopes: ['read_stories'] });
     const resolved = (await h.client.getAccessToken({ accessToken: app.token }, as(undefined))).token;
     expect(resolved).toMatchObject({ clientId: app.clientId, personal: false, scopes: ['read_stories'] });
     expect(resolved?.userId).toBeUndefined();

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { eventsMigrations } from '@inkwell/events';
-import { createGrpcClient, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcClient, type AssertionSigner, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { UsersService } from '@inkwell/proto/users';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
 import { RedisRevocationNotifier } from '../src/repositories/revocation.notifier.js';
 import { createUsersServer } from '../src/server.js';
 import { createUsersServices, type UsersServices } from '../src/services.js';
@@ -23,6 +23,10 @@ export interface UsersHarness {
   databaseUrl: string;
   /** The gRPC address of the service, `127.0.0.1:<port>`. */
   address: string;
+  /** Test-only internal-auth keys: the server trusts all of them; `client` signs as `gateway`. */
+  keys: KeyRing;
+  /** Signs as the gateway: with `address`, the harness is a UsersTarget of createTestUser. */
+  signer: AssertionSigner;
   close(): Promise<void>;
 }
 
@@ -37,9 +41,10 @@ export async function startUsersHarness(database: string): Promise<UsersHarness>
   const redis = createRedis(env.redisUrl, {}, logger);
   const services = createUsersServices(pool, new RedisRevocationNotifier(redis, logger));
   await services.accounts.prepare();
-  const server: GrpcServer = createUsersServer({ logger, services });
+  const keys = KeyRing.generate();
+  const server: GrpcServer = createUsersServer({ logger, services, verifier: keys.verifier('users') });
   const port = await server.listen('127.0.0.1:0');
-  const client = createGrpcClient(UsersService, `127.0.0.1:${port}`, { defaultDeadlineMs: 15_000 });
+  const client = createGrpcClient(UsersService, `127.0.0.1:${port}`, { defaultDeadlineMs: 15_000, ...keys.clientOptions('gateway') });
   return {
     pool,
     redis,
@@ -47,6 +52,8 @@ export async function startUsersHarness(database: string): Promise<UsersHarness>
     client,
     databaseUrl,
     address: `127.0.0.1:${port}`,
+    keys,
+    signer: keys.signer('gateway'),
     async close() {
       client.close();
       await server.shutdown(1_000);

@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     // test namespace starts empty, and a consumer may start before the producer created them).
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000', BENCH_NOAUTH: 'true', KAFKA_NAMESPACE: '' },
   });
-  const users = createGrpcClient(UsersService, system.addresses.users ?? fail('no users service'), { defaultDeadlineMs: 15_000 });
+  const users = createGrpcClient(UsersService, system.addresses.users ?? fail('no users service'), { defaultDeadlineMs: 15_000, ...system.keys.clientOptions('gateway') });
   const context: BenchContext = {
     system,
     databaseUrl,

@@ -1,6 +1,6 @@
-import { createGrpcClient } from '@inkwell/grpc';
+import type { GrpcClient } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
-import { UsersService } from '@inkwell/proto/users';
+import type { UsersService } from '@inkwell/proto/users';
 import type { BulkLoadRepository } from '../repositories/bulk-load.repository.js';
 import { generateStories } from './story.generator.js';
 
@@ -9,23 +9,19 @@ const AUTHOR_PROBE = 50;
 
 /**
  * The user ids among 1..50 that the users service knows: the demo seed's authors. The users
- * service seeds its demo users before it reports SERVING, and starts first.
+ * service seeds its demo users before it reports SERVING, and starts first. `users` calls as
+ * the stories service itself (no API caller).
  */
-export async function findDemoAuthors(usersAddress: string): Promise<string[]> {
-  const users = createGrpcClient(UsersService, usersAddress, { defaultDeadlineMs: 2_000 });
-  try {
-    const found = await Promise.all(
-      Array.from({ length: AUTHOR_PROBE }, (_, i) =>
-        users.getUser({ id: String(i + 1) }, { caller: { requestId: 'stories-demo-seed', scopes: [] } }).then(
-          (response) => response.user?.id,
-          () => undefined,
-        ),
+export async function findDemoAuthors(users: GrpcClient<typeof UsersService>): Promise<string[]> {
+  const found = await Promise.all(
+    Array.from({ length: AUTHOR_PROBE }, (_, i) =>
+      users.getUser({ id: String(i + 1) }, { caller: { requestId: 'stories-demo-seed', scopes: [] } }).then(
+        (response) => response.user?.id,
+        () => undefined,
       ),
-    );
-    return found.filter((id): id is string => id !== undefined);
-  } finally {
-    users.close();
-  }
+    ),
+  );
+  return found.filter((id): id is string => id !== undefined);
 }
 
 /**
