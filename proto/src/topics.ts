@@ -36,6 +36,7 @@ export const topicOfEvent: Readonly<Record<EventPayloadCase, TopicName>> = {
   storyDeleted: Topics.storiesStory,
   storyViewed: Topics.storiesStory,
   storyRated: Topics.storiesStory,
+  storyStatsChanged: Topics.storiesStory,
   chapterCreated: Topics.storiesChapter,
   chapterUpdated: Topics.storiesChapter,
   chapterDeleted: Topics.storiesChapter,

@@ -3,3 +3,4 @@ export { appendEvent, outboxChannel, type AppendEventInput, type EventPayloadIni
 export { OutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 export { EventConsumer, createConsumer, decodeEnvelope, type EventConsumerOptions, type EventHandler, type RecordPosition } from './event-consumer.js';
 export { createKafka, ensureTopics, namespaced, type KafkaOptions, type TopicSpec } from './kafka.js';
+export { BatchEventConsumer, createBatchConsumer, type BatchConsumerOptions, type BatchHandler } from './batch-consumer.js';

@@ -1,20 +1,24 @@
 import { internalAuthSettings } from '@inkwell/config';
 import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
 import { createGrpcClient, createInternalAuth } from '@inkwell/grpc';
-import { createLogger } from '@inkwell/logging';
+import { createLogger, type Logger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrate } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { createRedis } from '@inkwell/redis';
+import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
 import { loadStoriesConfig } from './config.js';
 import { STORIES_MIGRATIONS as MIGRATIONS, STORIES_SCHEMA as SCHEMA } from './schema.js';
 import { createBookshelfCopyConsumer } from './consumers/bookshelf-copy.consumer.js';
+import { createStoryIndexConsumer } from './consumers/story-index.consumer.js';
 import { createStoryStatsConsumer } from './consumers/story-stats.consumer.js';
 import { BookshelfCopyRepository } from './repositories/bookshelf-copy.repository.js';
 import { BulkLoadRepository } from './repositories/bulk-load.repository.js';
 import { ChapterRepository } from './repositories/chapter.repository.js';
 import { EngagementRepository } from './repositories/engagement.repository.js';
+import { StoryDocumentRepository } from './repositories/story-document.repository.js';
+import { StoryIndexRepository } from './repositories/story-index.repository.js';
 import { StoryRepository } from './repositories/story.repository.js';
 import { TagRepository } from './repositories/tag.repository.js';
 import { ViewRepository } from './repositories/view.repository.js';
@@ -23,6 +27,7 @@ import { createStoriesServer } from './server.js';
 import { BookshelfCopyService } from './services/bookshelf-copy.service.js';
 import { ChapterService } from './services/chapter.service.js';
 import { EngagementService } from './services/engagement.service.js';
+import { StoryIndexService } from './services/story-index.service.js';
 import { StoryStatsService } from './services/story-stats.service.js';
 import { StoryService } from './services/story.service.js';
 import { TagService } from './services/tag.service.js';
@@ -38,9 +43,17 @@ async function main(): Promise<void> {
   await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
   const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
+  const opensearch = new OpenSearchClient({ node: config.OPENSEARCH_URL, requestTimeout: config.STORY_SEARCH_TIMEOUT_MS, maxRetries: 1 });
+  const storyIndex = new StoryIndexRepository(opensearch, config.OPENSEARCH_INDEX_PREFIX, {
+    shards: config.STORY_INDEX_SHARDS,
+    replicas: config.STORY_INDEX_REPLICAS,
+    refreshInterval: config.STORY_INDEX_REFRESH_INTERVAL,
+  });
+  const indexing = new StoryIndexService(new StoryDocumentRepository(pool), storyIndex, logger);
+
   const storyRepository = new StoryRepository(pool);
   const shelfCopy = new BookshelfCopyRepository(pool);
-  const stories = new StoryService(storyRepository, new TagRepository(pool), shelfCopy);
+  const stories = new StoryService(storyRepository, new TagRepository(pool), shelfCopy, storyIndex);
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis), logger);
   const tags = new TagService(new TagRepository(pool));
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
@@ -61,6 +74,11 @@ async function main(): Promise<void> {
   await statsConsumer.start();
   const shelfConsumer = createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger });
   await shelfConsumer.start();
+  const indexConsumer = createStoryIndexConsumer({ kafka, index: indexing, logger });
+  await indexConsumer.start();
+  // The first start on a fresh cluster builds the index; the service answers meanwhile (its
+  // health does not depend on OpenSearch) and GET /stories is 503 until the index exists.
+  const building = ensureIndexInBackground(indexing, logger);
 
   const server = createStoriesServer({ logger, verifier: auth.verifier, stories, chapters, tags, engagement });
   const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
@@ -71,6 +89,9 @@ async function main(): Promise<void> {
     await server.shutdown(5_000);
     await statsConsumer.stop();
     await shelfConsumer.stop();
+    building.stop();
+    await indexConsumer.stop();
+    await opensearch.close();
     await relay.stop();
     redis.disconnect();
     await pool.end();
@@ -79,6 +100,30 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Runs `ensureIndex` until it succeeds (every 5 s while OpenSearch is unreachable); `stop()` gives up. */
+function ensureIndexInBackground(indexing: StoryIndexService, logger: Logger): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = () => {
+    indexing.ensureIndex().then(
+      (built) => {
+        if (built) logger.info('story search index built');
+      },
+      (error: unknown) => {
+        logger.warn({ err: error }, 'could not build the story search index; retrying in 5 s');
+        if (!stopped) timer = setTimeout(attempt, 5_000);
+      },
+    );
+  };
+  attempt();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 main().catch((error: unknown) => {

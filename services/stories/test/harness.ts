@@ -5,10 +5,13 @@ import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { StoriesService } from '@inkwell/proto/stories';
 import { createRedis, type Redis } from '@inkwell/redis';
+import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
 import { dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { ChapterRepository } from '../src/repositories/chapter.repository.js';
 import { EngagementRepository } from '../src/repositories/engagement.repository.js';
+import { StoryDocumentRepository } from '../src/repositories/story-document.repository.js';
+import { StoryIndexRepository } from '../src/repositories/story-index.repository.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
 import { TagRepository } from '../src/repositories/tag.repository.js';
 import { ViewRepository } from '../src/repositories/view.repository.js';
@@ -16,6 +19,7 @@ import { STORIES_MIGRATIONS, STORIES_SCHEMA } from '../src/schema.js';
 import { createStoriesServer } from '../src/server.js';
 import { ChapterService } from '../src/services/chapter.service.js';
 import { EngagementService } from '../src/services/engagement.service.js';
+import { StoryIndexService } from '../src/services/story-index.service.js';
 import { StoryService } from '../src/services/story.service.js';
 import { TagService } from '../src/services/tag.service.js';
 
@@ -30,6 +34,12 @@ export interface StoriesHarness {
   address: string;
   /** Test-only internal-auth keys: the server trusts every issuer of the ring. */
   keys: KeyRing;
+  /** The search index of this harness (an index prefix of its own on the stack's OpenSearch). */
+  search: { index: StoryIndexRepository; service: StoryIndexService; prefix: string };
+  /** Writes these stories' current rows to the search index, as the index consumer does, and makes them searchable. */
+  indexStories(ids: readonly string[]): Promise<void>;
+  /** Rebuilds the search index from Postgres (what `npm run search:rebuild` does); searchable when it returns. */
+  rebuildIndex(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,8 +52,13 @@ export async function startStories(database: string): Promise<StoriesHarness> {
   const pool = createPool({ connectionString: url, schema: STORIES_SCHEMA });
   await migrate(pool, { schema: STORIES_SCHEMA, directory: STORIES_MIGRATIONS, extra: eventsMigrations, logger });
   const redis = createRedis(env.redisUrl);
+  const opensearch = new OpenSearchClient({ node: env.opensearchUrl });
+  const prefix = `t-${database.replace(/_/g, '-')}-${Date.now().toString(36)}.`;
+  const index = new StoryIndexRepository(opensearch, prefix, { shards: 1, replicas: 0, refreshInterval: '500ms' });
+  const indexing = new StoryIndexService(new StoryDocumentRepository(pool), index, logger);
+  await indexing.rebuild();
   const storyRepository = new StoryRepository(pool);
-  const stories = new StoryService(storyRepository, new TagRepository(pool), new BookshelfCopyRepository(pool));
+  const stories = new StoryService(storyRepository, new TagRepository(pool), new BookshelfCopyRepository(pool), index);
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), logger);
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
   const keys = KeyRing.generate();
@@ -55,12 +70,22 @@ export async function startStories(database: string): Promise<StoriesHarness> {
     pool,
     redis,
     client,
+    search: { index, service: indexing, prefix },
+    async indexStories(ids) {
+      await indexing.syncStories(ids);
+      await index.refresh();
+    },
+    async rebuildIndex() {
+      await indexing.rebuild();
+    },
     address: `127.0.0.1:${port}`,
     keys,
     async close() {
       client.close();
       await server.shutdown(1_000);
       redis.disconnect();
+      await opensearch.indices.delete({ index: `${prefix}*` }).catch(() => {});
+      await opensearch.close();
       await pool.end();
     },
   };

@@ -3,8 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { SortDirection, StorySortField, StoryStatus } from '@inkwell/proto/stories';
 import { wilsonRating } from '../src/domain/rating.js';
-import { SEARCH_CANDIDATES } from '../src/domain/story-query.js';
-import { storyPageStatement } from '../src/repositories/story-list.sql.js';
 import { makeStory } from './factories.js';
 import { caller, startStories, type StoriesHarness } from './harness.js';
 import { listAll, ordered, prng, SORTS, type Fixture, type ListRequest as Request } from './list-helpers.js';
@@ -48,6 +46,7 @@ describe('ListStories over gRPC', () => {
         }),
       );
     }
+    await h.rebuildIndex();
   });
 
   afterAll(async () => {
@@ -153,7 +152,10 @@ describe('ListStories over gRPC', () => {
       const page = await h.client.listStories({ sort, filter, pageSize: 1 + Math.floor(random() * 5), after }, reader());
       seen.push(...page.stories.map((story) => story.id));
       // Publish stories that sort before, at and after the current position.
-      for (const numWords of [12000, 2500, 1000, 700]) added.push(await makeStory(h.pool, { numWords, published: true }));
+      const batch: Fixture[] = [];
+      for (const numWords of [12000, 2500, 1000, 700]) batch.push(await makeStory(h.pool, { numWords, published: true }));
+      await h.indexStories(batch.map((story) => story.id));
+      added.push(...batch);
       if (page.nextAfter === '') break;
       after = page.nextAfter;
     }
@@ -173,16 +175,18 @@ describe('full-text search', () => {
 
   beforeAll(async () => {
     h = await startStories('inkwell_test_stories_search');
-    // One story per field carrying the word "marigold"; equal lengths so only the field weight differs.
-    ids.title = (await makeStory(h.pool, { title: 'The marigold', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', numViews: 1 })).id;
+    // One story per field carrying the word "marigold"; equal lengths so only the field weight
+    // differs. Every story has one tag, as stories usually do, so that each field is scored
+    // against the same number of documents (BM25 weighs a word by how many documents have it).
+    ids.title = (await makeStory(h.pool, { title: 'The marigold', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 1 })).id;
     ids.tag = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', tagIds: ['c:330'], numViews: 2 })).id;
-    ids.short = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', numViews: 3 })).id;
-    ids.description = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a marigold.', numViews: 4 })).id;
-    ids.twice = (await makeStory(h.pool, { title: 'Marigold, marigold', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', numViews: 0 })).id;
+    ids.short = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 3 })).id;
+    ids.description = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a marigold.', tagIds: ['g:1'], numViews: 4 })).id;
+    ids.twice = (await makeStory(h.pool, { title: 'Marigold, marigold', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 0 })).id;
     ids.draft = (await makeStory(h.pool, { title: 'The marigold draft', published: false })).id;
-    ids.other = (await makeStory(h.pool, { title: 'Nothing to see', shortDescription: 'A quiet tale of a river town' })).id;
+    ids.other = (await makeStory(h.pool, { title: 'Nothing to see', shortDescription: 'A quiet tale of a river town', tagIds: ['g:1'] })).id;
     await h.pool.query("UPDATE tags SET name = 'Marigold' WHERE id = 'c:330'");
-    await h.pool.query("UPDATE stories SET search_vector = story_search_vector(title, short_description, 'Letters from a harbour.', tag_ids) WHERE id = $1", [ids.tag]);
+    await h.rebuildIndex();
   });
 
   afterAll(async () => {
@@ -228,37 +232,118 @@ describe('full-text search', () => {
     expect(await search('the and of')).toEqual([]);
   });
 
-  it('ranks at most 1000 candidates, taken from the most-viewed tier first', async () => {
-    await h.pool.query(`INSERT INTO stories (author_id, title, published, num_views, date_published, search_vector)
-      SELECT 9, 'A quokka', true, 10, now(), story_search_vector('A quokka', '', '', '{}') FROM generate_series(1, ${SEARCH_CANDIDATES + 5})`);
-    const popular = (await makeStory(h.pool, { title: 'Quokka island', numViews: 6000 })).id;
-    const ids: string[] = [];
-    let after = '';
-    do {
-      const page = await h.client.listStories({ query: 'quokka', sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING }, pageSize: 100, after }, reader());
-      ids.push(...page.stories.map((story) => story.id));
-      after = page.nextAfter;
-    } while (after !== '');
-    expect(ids).toHaveLength(SEARCH_CANDIDATES);
-    expect(new Set(ids).size).toBe(SEARCH_CANDIDATES);
-    expect(ids).toContain(popular);
-    // Other sorts are not bounded.
-    const byViews = await h.client.listStories({ query: 'quokka', sort: { field: StorySortField.NUM_VIEWS, direction: SortDirection.DESCENDING }, pageSize: 1 }, reader());
-    expect(byViews.stories[0]!.id).toBe(popular);
-  });
-
-  it('takes candidates from the partial full-text index of each tier (their predicates match)', async () => {
-    const statement = storyPageStatement({ publication: 'published', text: 'quokka', sort: { field: 'relevance', direction: 'desc' }, limit: 20 });
-    const client = await h.pool.connect();
-    try {
-      await client.query('SET enable_seqscan = off');
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.values);
-      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-      for (const index of ['stories_search_tier0_idx', 'stories_search_tier1_idx', 'stories_search_tier2_idx']) expect(plan).toContain(index);
-    } finally {
-      await client.query('RESET enable_seqscan');
-      client.release();
+  it('accepts any query text: never an error, whatever its quotes, signs and symbols', async () => {
+    const nasty = ['"', '-', '--', '-"', '""-""', '"unclosed phrase', 'or', 'or or -or', '\u0000\u0001', '*:*', 'title:x AND y', '(((', ')', '\\', '{"match_all":{}}', '🐉 or 🐲', '\u200b', 'a'.repeat(200), '-'.repeat(200), '" "'];
+    for (const query of nasty) {
+      for (const field of [StorySortField.RELEVANCE, StorySortField.DATE_PUBLISHED]) {
+        await expect(h.client.listStories({ query, sort: { field, direction: SortDirection.DESCENDING } }, reader()), query).resolves.toMatchObject({ stories: expect.any(Array) });
+      }
     }
   });
+});
+
+describe('search beyond 500 matches', () => {
+  let h: StoriesHarness;
+  let exact = '';
+  let plural = '';
+  /** Every published story whose text has the word heart (or hearts), with the values filters look at. */
+  let matches: Array<{ id: string; numWords: number; numLikes: number; tagIds: string[] }> = [];
+
+  beforeAll(async () => {
+    h = await startStories('inkwell_test_stories_search_many');
+    // 700 stories that say heart, many of them more often than the one titled exactly "Heart".
+    const { rows } = await h.pool.query<{ id: string; num_words: number; num_likes: number; tag_ids: string[] }>(
+      `INSERT INTO stories (author_id, title, short_description, published, num_words, num_likes, tag_ids, date_published)
+       SELECT 9, CASE WHEN n % 3 = 0 THEN 'Heart of hearts, heart and heart' ELSE 'The heart ' || n END, 'A heart of gold',
+              true, 100 * (n % 50), n % 17, CASE WHEN n % 4 = 0 THEN ARRAY['g:1', 'c:1'] WHEN n % 4 = 1 THEN ARRAY['g:1'] ELSE ARRAY['c:2'] END,
+              now() - make_interval(mins => n)
+       FROM generate_series(1, 700) AS n
+       RETURNING id::text, num_words, num_likes, tag_ids`,
+    );
+    matches = rows.map((row) => ({ id: row.id, numWords: row.num_words, numLikes: row.num_likes, tagIds: row.tag_ids }));
+    exact = (await makeStory(h.pool, { title: 'Heart', numWords: 300, tagIds: ['g:1'] })).id;
+    plural = (await makeStory(h.pool, { title: 'Two hearts', numWords: 400 })).id;
+    matches.push({ id: exact, numWords: 300, numLikes: 0, tagIds: ['g:1'] }, { id: plural, numWords: 400, numLikes: 0, tagIds: [] });
+    await makeStory(h.pool, { title: 'A draft heart', published: false });
+    await makeStory(h.pool, { title: 'Nothing here' });
+    await h.rebuildIndex();
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const walk = async (request: Request) => {
+    const ids: string[] = [];
+    const totals = new Set<string>();
+    let after = '';
+    do {
+      const page = await h.client.listStories({ ...request, pageSize: 100, after }, reader());
+      ids.push(...page.stories.map((story) => story.id));
+      totals.add(`${page.total}/${page.totalIsLowerBound}`);
+      after = page.nextAfter;
+    } while (after !== '');
+    return { ids, totals: [...totals] };
+  };
+
+  it('ranks the story titled exactly like the query first, and reaches every match by paging, with an exact total', async () => {
+    const relevance = { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING };
+    const { ids, totals } = await walk({ query: 'heart', sort: relevance });
+    expect(ids[0]).toBe(exact);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(matches.map((story) => story.id).sort());
+    expect(totals).toEqual([`${matches.length}/false`]);
+    // Case makes no difference to the exact title.
+    const page = await h.client.listStories({ query: 'HEART', sort: relevance, pageSize: 1 }, reader());
+    expect(page.stories.map((story) => story.id)).toEqual([exact]);
+  });
+
+  it('finds singulars by plurals and plurals by singulars', async () => {
+    const { ids } = await walk({ query: 'hearts' });
+    expect(ids).toContain(exact);
+    expect(ids).toContain(plural);
+    expect(ids).toHaveLength(matches.length);
+  });
+
+  it('combines the query with filters exactly, under any sort', async () => {
+    const expected = matches
+      .filter((story) => story.numWords >= 1000 && story.numWords <= 3000 && story.tagIds.includes('g:1'))
+      .sort((a, b) => b.numLikes - a.numLikes || Number(b.id) - Number(a.id))
+      .map((story) => story.id);
+    expect(expected.length).toBeGreaterThan(100);
+    const { ids, totals } = await walk({
+      query: 'heart',
+      filter: { numWordsMin: 1000, numWordsMax: 3000, tagIds: ['g:1'] },
+      sort: { field: StorySortField.NUM_LIKES, direction: SortDirection.DESCENDING },
+    });
+    expect(ids).toEqual(expected);
+    expect(totals).toEqual([`${expected.length}/false`]);
+  });
+
+  it('counts the matches per tag on request, as a recount of the same list', async () => {
+    const filter = { numWordsMin: 500 };
+    const page = await h.client.listStories({ query: 'heart', filter, countTags: true, pageSize: 1 }, reader());
+    const recount = new Map<string, number>();
+    for (const story of matches.filter((s) => s.numWords >= 500)) for (const tag of story.tagIds) recount.set(tag, (recount.get(tag) ?? 0) + 1);
+    const expected = [...recount].map(([tagId, count]) => ({ tagId, count })).sort((a, b) => b.count - a.count || (a.tagId < b.tagId ? -1 : 1));
+    expect(page.tagCounts.map(({ tagId, count }) => ({ tagId, count }))).toEqual(expected);
+    expect((await h.client.listStories({ query: 'heart', pageSize: 1 }, reader())).tagCounts).toEqual([]);
+  });
+
+  it('refuses tag counts together with a bookshelf', async () => {
+    await expect(h.client.listStories({ filter: { bookshelfId: '5' }, countTags: true }, reader())).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+      details: [{ reason: 'invalid_parameter', parameter: 'facets' }],
+    });
+  });
+
+  it('counts exactly up to 10,000 stories and says when the total is a lower bound', async () => {
+    await h.pool.query(`INSERT INTO stories (author_id, title, published, date_published) SELECT 9, 'A wombat', true, now() FROM generate_series(1, 10001)`);
+    await h.rebuildIndex();
+    const page = await h.client.listStories({ query: 'wombat', pageSize: 1 }, reader());
+    expect(page).toMatchObject({ total: 10_000, totalIsLowerBound: true });
+    const exactly = await h.client.listStories({ query: 'heart', pageSize: 1 }, reader());
+    expect(exactly).toMatchObject({ total: matches.length, totalIsLowerBound: false });
+  }, 60_000);
 });
 

@@ -2,16 +2,17 @@ import type { Sort } from './list.js';
 import type { StoryStatus } from './story.js';
 
 /**
- * How many matches of a full-text query are ranked by relevance (docs/api/stories.md, "Search"):
- * a relevance-sorted list ends after them.
+ * How many matches of a full-text query are ranked by relevance in a list with a bookshelf, the
+ * one kind of `query` list still answered from Postgres (docs/api/stories.md, "Bookshelves in
+ * story lists"): a relevance-sorted shelf list ends after them.
  */
 export const SEARCH_CANDIDATES = 500;
 
 /**
- * The number of view-count tiers candidates are taken from, most-viewed first: all matches among
- * stories with at least 5000 views (tier 0), then 1000–4999 (tier 1), then the rest (tier 2),
- * until SEARCH_CANDIDATES are found. The bounds live in SQL (`search_tier`, migration 0003),
- * where each tier has a partial full-text index.
+ * The number of view-count tiers shelf-list candidates are taken from, most-viewed first: all
+ * matches among stories with at least 5000 views (tier 0), then 1000–4999 (tier 1), then the rest
+ * (tier 2), until SEARCH_CANDIDATES are found. The bounds live in SQL (`search_tier`, migration
+ * 0003), where each tier has a partial full-text index.
  */
 export const SEARCH_TIERS = 3;
 
@@ -54,4 +55,20 @@ export interface IdPage {
   ids: string[];
   /** Present when more rows follow. */
   next?: { key: string | null; id: string };
+  /** How many stories the whole list has (search index lists only). */
+  total?: ListTotal;
+  /** Stories of the whole list per tag id, when asked for (search index lists only). */
+  tagCounts?: TagCount[];
+}
+
+/** The size of a list: exact up to a bound, beyond it `lowerBound` and `value` is the bound. */
+export interface ListTotal {
+  value: number;
+  lowerBound: boolean;
+}
+
+/** How many stories of a list carry one tag. */
+export interface TagCount {
+  tagId: string;
+  count: number;
 }

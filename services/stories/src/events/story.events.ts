@@ -11,6 +11,7 @@ import {
   RatingValue as ProtoRatingValue,
   StoryCreatedSchema,
   StoryRatedSchema,
+  StoryStatsChangedSchema,
   StoryDeletedSchema,
   StorySnapshotSchema,
   StoryUpdatedSchema,
@@ -137,4 +138,20 @@ export function commentCreated(comment: Comment): EventPayloadInit {
 /** `CommentDeleted` of a comment (by its author, the story's author, or with its story). */
 export function commentDeleted(comment: Comment): EventPayloadInit {
   return { case: 'commentDeleted', value: create(CommentDeletedSchema, { commentId: comment.id, storyId: comment.storyId, authorId: comment.authorId }) };
+}
+
+/** `StoryStatsChanged`: the reader-driven values of story `storyId` after the stats consumer changed them. */
+export function storyStatsChanged(storyId: string, stats: { views: number; likes: number; dislikes: number; comments: number; rating: number | null; hotness: number }): EventPayloadInit {
+  return {
+    case: 'storyStatsChanged',
+    value: create(StoryStatsChangedSchema, {
+      storyId,
+      numViews: stats.views,
+      numLikes: stats.likes,
+      numDislikes: stats.dislikes,
+      numComments: stats.comments,
+      ...(stats.rating === null ? {} : { rating: stats.rating }),
+      hotness: stats.hotness,
+    }),
+  };
 }

@@ -3,7 +3,7 @@ import { appendEvent } from '@inkwell/events';
 import { translatePgError, withTransaction } from '@inkwell/pg';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
 import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
-import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
+import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyStatsChanged, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
 import { deleteCommentsOfStory } from './engagement.repository.js';
 import { adjustTagCounts, chapterColumns, lockStory, readStory, storyColumns, toChapter, toStory, type ChapterRow, type StoryRow, type Tx } from './story.rows.js';
 import { storyPageStatement } from './story-list.sql.js';
@@ -165,7 +165,8 @@ export class StoryRepository {
 
   /**
    * Replaces the reader-driven values of story `storyId` with `update(current)` under the row
-   * lock, inside the consumer's transaction `client`. A missing story (deleted since) is ignored.
+   * lock, inside the consumer's transaction `client`, with a StoryStatsChanged event when they
+   * changed (the search index follows it). A missing story (deleted since) is ignored.
    */
   async applyStats(client: Tx, storyId: string, update: (current: StoryStats) => StoryStats): Promise<void> {
     try {
@@ -177,10 +178,13 @@ export class StoryRepository {
       const row = rows[0];
       if (!row) return;
       const next = update(row);
+      const changed = (['views', 'likes', 'dislikes', 'comments', 'rating', 'hotness'] as const).some((key) => next[key] !== row[key]);
+      if (!changed) return;
       await client.query(
         'UPDATE stories SET num_views = $2, num_likes = $3, num_dislikes = $4, num_comments = $5, rating = $6, hotness = $7 WHERE id = $1',
         [storyId, next.views, next.likes, next.dislikes, next.comments, next.rating, next.hotness],
       );
+      await appendEvent(client, { key: storyId, payload: storyStatsChanged(storyId, next) });
     } catch (error) {
       throw translatePgError(error);
     }

@@ -3,10 +3,11 @@ import { renderMarkdown } from '@inkwell/markdown';
 import { ownsShelf, READ_BOOKSHELVES, shelfAccess } from '../domain/bookshelf.js';
 import { publicationHeat } from '../domain/hotness.js';
 import { decodePosition, DEFAULT_STORY_SORT, encodePosition, PAGE_SIZE, pageSizeOf, sortName, type Sort } from '../domain/list.js';
-import type { IdPage, Publication, StoryListQuery } from '../domain/story-query.js';
+import type { IdPage, ListTotal, Publication, StoryListQuery, TagCount } from '../domain/story-query.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type ContentRating, type Story, type StoryStatus, type Viewer } from '../domain/story.js';
 import { isTagId } from '../domain/tag.js';
 import type { BookshelfCopyRepository } from '../repositories/bookshelf-copy.repository.js';
+import type { StoryIndexRepository } from '../repositories/story-index.repository.js';
 import type { StoryChange, StoryRepository } from '../repositories/story.repository.js';
 import type { TagRepository } from '../repositories/tag.repository.js';
 import { batchIds, checkShortDescription, checkTagIds, checkText, checkTitle, Problems } from './validation.js';
@@ -41,6 +42,8 @@ export interface ListStoriesInput extends PageInput {
   filter: StoryFilterInput;
   /** undefined: the default sort (-date_published). */
   sort?: Sort;
+  /** Count the whole list's stories per tag (`facets=tags`). */
+  countTags?: boolean;
 }
 
 /** GET /users/:id/stories. */
@@ -54,6 +57,10 @@ export interface ListUserStoriesInput extends PageInput {
 export interface StoryPage {
   stories: Story[];
   nextAfter: string;
+  /** GET /stories without a bookshelf: the size of the whole list. */
+  total?: ListTotal;
+  /** With `countTags`: stories of the whole list per tag, most first (ties by tag id). */
+  tagCounts?: TagCount[];
 }
 
 /** POST /stories. */
@@ -90,6 +97,7 @@ export class StoryService {
     private readonly stories: StoryRepository,
     private readonly tags: TagRepository,
     private readonly shelves: BookshelfCopyRepository,
+    private readonly index: StoryIndexRepository,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -110,10 +118,12 @@ export class StoryService {
   }
 
   /**
-   * GET /stories: published stories only, filtered, searched, sorted, one keyset page. Bookshelf
-   * rules (docs/api/stories.md, "Bookshelves in story lists"): a shelf the viewer may not see
-   * matches nothing; one's own private shelf needs read_bookshelves; filter[unread] needs a shelf
-   * the viewer owns; sort date_added needs a shelf.
+   * GET /stories: published stories only, filtered, searched, sorted, one keyset page, answered
+   * from the search index (docs/api/stories.md, "Search"; UNAVAILABLE while it is down) with its
+   * total and, when asked, its tag counts. With a bookshelf the list is answered from Postgres
+   * ("Bookshelves in story lists"): a shelf the viewer may not see matches nothing; one's own
+   * private shelf needs read_bookshelves; filter[unread] needs a shelf the viewer owns; sort
+   * date_added needs a shelf; there is no total and tag counts are refused.
    */
   async listStories(input: ListStoriesInput, viewer: Viewer): Promise<StoryPage> {
     const filter = input.filter;
@@ -155,8 +165,9 @@ export class StoryService {
     if (text !== '') query.text = text;
     if (filter.bookshelfId === undefined) {
       if (filter.unread !== undefined) throw unreadNeedsOwnShelf();
-      return this.page(query, input, viewer);
+      return this.searchPage(query, input, viewer);
     }
+    if (input.countTags) throw AppError.badParameter('facets', 'Tag counts are not available together with filter[bookshelf].');
     const shelf = await this.shelves.findShelf(filter.bookshelfId);
     const access = shelfAccess(shelf, viewer);
     if (access === 'needs_scope') throw AppError.insufficientScope(READ_BOOKSHELVES);
@@ -273,6 +284,28 @@ export class StoryService {
     return { stories, nextAfter: page.next ? encodePosition({ sort, key: page.next.key, id: page.next.id }) : '' };
   }
 
+  /**
+   * One page of a list answered from the search index: ids and positions from the index, the
+   * stories themselves read from Postgres by id in that order (so they are exactly what GET
+   * /stories/:id shows). A story unpublished or deleted since the index last heard of it is left
+   * out of the page.
+   */
+  private async searchPage(query: Omit<StoryListQuery, 'limit' | 'after'>, input: ListStoriesInput, viewer: Viewer): Promise<StoryPage> {
+    const limit = this.limit(input);
+    const after = this.position(input, query.sort);
+    // Index positions are a number (the sort value or score) and a story id.
+    if (after && ((after.key !== null && !Number.isFinite(Number(after.key))) || !isEntityId(after.id))) throw invalidCursor();
+    const page = await this.index.search({ ...query, limit, ...(after ? { after } : {}) }, input.countTags === true);
+    const found = await this.stories.findByIds(page.ids, draftsOf(viewer));
+    const sort = sortName(query.sort);
+    return {
+      stories: found.filter((story) => story.published),
+      nextAfter: page.next ? encodePosition({ sort, key: page.next.key, id: page.next.id }) : '',
+      ...(page.total ? { total: page.total } : {}),
+      ...(page.tagCounts ? { tagCounts: page.tagCounts } : {}),
+    };
+  }
+
   /** The empty list, after validating page size and position anyway, so bad ones are errors here too. */
   private nothing(input: PageInput, sort: Sort): StoryPage {
     this.limit(input);
@@ -289,7 +322,7 @@ export class StoryService {
   private position(input: PageInput, sort: Sort): { key: string | null; id: string } | undefined {
     if (input.after === '') return undefined;
     const position = decodePosition(input.after, sortName(sort));
-    if (!position) throw AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
+    if (!position) throw invalidCursor();
     return { key: position.key, id: position.id };
   }
 
@@ -305,6 +338,11 @@ export class StoryService {
     if (canSeeDraftsOf(story.authorId, viewer)) return story;
     return (await this.stories.findById(story.id, null)) ?? story;
   }
+}
+
+/** A page position that does not belong to the list it is used with. */
+function invalidCursor(): AppError {
+  return AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
 }
 
 /** filter[unread] without a filter[bookshelf] naming a shelf the caller owns. */

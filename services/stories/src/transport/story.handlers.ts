@@ -38,10 +38,22 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
     async listStories(request, ctx) {
       const sort = storySortFromProto(request.sort);
       const page = await stories.listStories(
-        { query: request.query, filter: storyFilterFromProto(request.filter), ...(sort ? { sort } : {}), pageSize: request.pageSize, after: request.after },
+        {
+          query: request.query,
+          filter: storyFilterFromProto(request.filter),
+          ...(sort ? { sort } : {}),
+          pageSize: request.pageSize,
+          after: request.after,
+          countTags: request.countTags,
+        },
         ctx.caller,
       );
-      return { stories: page.stories.map(toProtoStory), nextAfter: page.nextAfter };
+      return {
+        stories: page.stories.map(toProtoStory),
+        nextAfter: page.nextAfter,
+        ...(page.total ? { total: page.total.value, totalIsLowerBound: page.total.lowerBound } : {}),
+        tagCounts: page.tagCounts ?? [],
+      };
     },
     async listUserStories(request, ctx) {
       const sort = storySortFromProto(request.sort);

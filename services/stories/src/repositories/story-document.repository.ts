@@ -1,0 +1,135 @@
+import type pg from 'pg';
+import { advisoryLockKey, translatePgError } from '@inkwell/pg';
+import { DESCRIPTION_INDEXED_CHARS, type StoryDocument } from '../search/story-index.mapping.js';
+
+/** A story row as the search index needs it: its document, its version and whether it belongs in the index. */
+export interface IndexedStory {
+  id: string;
+  /** The row's index_version (migration 0006): the document's external version. */
+  version: string;
+  published: boolean;
+  document: StoryDocument;
+}
+
+interface DocumentRow {
+  id: string;
+  version: string;
+  published: boolean;
+  author_id: string;
+  status: string;
+  tag_ids: string[];
+  tag_names: string[];
+  title: string;
+  short_description: string;
+  description: string;
+  num_words: number;
+  num_views: number;
+  num_likes: number;
+  num_dislikes: number;
+  num_comments: number;
+  rating: number | null;
+  hotness: number;
+  date_published: Date | null;
+  date_modified: Date;
+}
+
+const DOCUMENT_COLUMNS = `s.id::text, s.index_version::text AS version, s.published, s.author_id::text, s.status, s.tag_ids,
+  ARRAY(SELECT t.name FROM tags t WHERE t.id = ANY (s.tag_ids) ORDER BY t.id) AS tag_names,
+  s.title, s.short_description, left(coalesce(x.description, ''), ${DESCRIPTION_INDEXED_CHARS}) AS description,
+  s.num_words, s.num_views, s.num_likes, s.num_dislikes, s.num_comments, s.rating, s.hotness, s.date_published, s.date_modified`;
+
+function toIndexed(row: DocumentRow): IndexedStory {
+  return {
+    id: row.id,
+    version: row.version,
+    published: row.published,
+    document: {
+      id: row.id,
+      author_id: row.author_id,
+      status: row.status,
+      tag_ids: row.tag_ids,
+      tag_names: row.tag_names,
+      title: row.title,
+      short_description: row.short_description,
+      description: row.description,
+      num_words: row.num_words,
+      num_views: row.num_views,
+      num_likes: row.num_likes,
+      num_dislikes: row.num_dislikes,
+      num_comments: row.num_comments,
+      rating: row.rating,
+      hotness: row.hotness,
+      // A published story always has one (migration 0001); drafts are never written.
+      date_published: (row.date_published ?? row.date_modified).toISOString(),
+      date_modified: row.date_modified.toISOString(),
+    },
+  };
+}
+
+/** Reads stories from Postgres, the source of truth, as search index documents. */
+export class StoryDocumentRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** The stories among `ids` that exist (published or not), with their current versions. */
+  async findByIds(ids: readonly string[]): Promise<IndexedStory[]> {
+    if (ids.length === 0) return [];
+    try {
+      const { rows } = await this.pool.query<DocumentRow>(
+        `SELECT ${DOCUMENT_COLUMNS} FROM stories s LEFT JOIN story_texts x ON x.story_id = s.id WHERE s.id = ANY ($1::bigint[])`,
+        [ids],
+      );
+      return rows.map(toIndexed);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /** Up to `limit` published stories with ids above `afterId`, in id order (a keyset walk of the whole table). */
+  async publishedAfter(afterId: string, limit: number): Promise<IndexedStory[]> {
+    try {
+      const { rows } = await this.pool.query<DocumentRow>(
+        `SELECT ${DOCUMENT_COLUMNS} FROM stories s LEFT JOIN story_texts x ON x.story_id = s.id
+         WHERE s.published AND s.id > $1::bigint ORDER BY s.id LIMIT $2`,
+        [afterId, limit],
+      );
+      return rows.map(toIndexed);
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * A version above every version any story has had: the version of the tombstone of a story
+   * that no longer exists (ids are never reused, so nothing may bring its document back).
+   */
+  async versionAboveAll(): Promise<string> {
+    try {
+      const { rows } = await this.pool.query<{ version: string }>("SELECT nextval('story_index_versions')::text AS version");
+      return rows[0]!.version;
+    } catch (error) {
+      throw translatePgError(error);
+    }
+  }
+
+  /**
+   * Runs `work` holding the session advisory lock `name` (waiting for it first), so that one such
+   * job runs at a time across every process of the service.
+   */
+  async exclusively<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const key = advisoryLockKey(`stories:${name}`);
+    let client;
+    try {
+      client = await this.pool.connect();
+      await client.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+    } catch (error) {
+      client?.release();
+      throw translatePgError(error);
+    }
+    try {
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => {});
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,231 @@
+import { AppError, ErrorCode } from '@inkwell/errors';
+import { errors, type Client } from '@opensearch-project/opensearch';
+import type { IdPage, StoryListQuery } from '../domain/story-query.js';
+import { storyIndexBody, type StoryIndexSettings } from '../search/story-index.mapping.js';
+import type { IndexedStory } from './story-document.repository.js';
+import { storySearchBody } from './story-index.query.js';
+
+/** A story that must leave the index, with the version its deletion is recorded at. */
+export interface IndexDeletion {
+  id: string;
+  version: string;
+}
+
+interface BulkItemResult {
+  status: number;
+  error?: { type?: string; reason?: string };
+}
+
+interface SearchHit {
+  _id: string;
+  sort?: Array<number | string | null>;
+}
+
+interface SearchResponseBody {
+  hits: { total?: { value: number; relation: 'eq' | 'gte' }; hits: SearchHit[] };
+  aggregations?: { tags?: { buckets: Array<{ key: string; doc_count: number }> } };
+}
+
+/** Turns a failure of the OpenSearch client into an AppError: anything but a refused request means the index is unavailable. */
+function translateSearchError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof errors.ResponseError && error.meta.statusCode === 400) {
+    return new AppError(ErrorCode.INTERNAL, 'The search index refused a request.', { cause: error });
+  }
+  return new AppError(ErrorCode.UNAVAILABLE, 'Story search is unavailable.', { cause: error });
+}
+
+/**
+ * The OpenSearch side of story search (docs/api/stories.md, "Search"): the alias `<prefix>stories`
+ * that lists read, and while a rebuild runs the alias `<prefix>stories-building` of the index
+ * being built; both point at concrete indices `<prefix>stories-<timestamp>`. Every write carries
+ * the story row's version (external versioning): the index keeps the highest version it has
+ * seen of each story, so an older write changes nothing.
+ */
+export class StoryIndexRepository {
+  /** The alias lists read (and the consumer writes). */
+  readonly alias: string;
+  /** The alias of an index being built, which the consumer writes too. */
+  readonly buildingAlias: string;
+
+  constructor(
+    private readonly client: Client,
+    private readonly prefix: string,
+    private readonly settings: StoryIndexSettings,
+  ) {
+    this.alias = `${prefix}stories`;
+    this.buildingAlias = `${prefix}stories-building`;
+  }
+
+  /** One page of a published-story list: ids in order, the position after it, the total and (with `facets`) tag counts. */
+  async search(query: StoryListQuery, facets: boolean): Promise<IdPage> {
+    let body: SearchResponseBody;
+    try {
+      const response = await this.client.search({ index: this.alias, body: storySearchBody(query, facets) as never });
+      body = response.body as unknown as SearchResponseBody;
+    } catch (error) {
+      throw translateSearchError(error);
+    }
+    const hits = body.hits.hits;
+    const page = hits.slice(0, query.limit);
+    const last = page.at(-1);
+    const result: IdPage = { ids: page.map((hit) => hit._id) };
+    if (hits.length > query.limit && last?.sort) {
+      const [key, id] = last.sort;
+      result.next = { key: key === null || key === undefined ? null : String(key), id: String(id) };
+    }
+    const total = body.hits.total;
+    if (total) result.total = { value: total.value, lowerBound: total.relation === 'gte' };
+    if (facets) result.tagCounts = (body.aggregations?.tags?.buckets ?? []).map((bucket) => ({ tagId: bucket.key, count: bucket.doc_count }));
+    return result;
+  }
+
+  /**
+   * Writes the current state of stories to the index lists read and, while a rebuild runs, to
+   * the index being built, in one `_bulk`: published ones as documents, the others (drafts, and
+   * `deletions`) as deletes. A write older than what an index holds is refused by it and is not
+   * an error; neither is a delete of a story the index does not have. With no index at all
+   * nothing is written: the rebuild that creates one reads Postgres after creating it. Fails
+   * (UNAVAILABLE) when any write could not be made, so the caller tries again.
+   */
+  async write(stories: readonly IndexedStory[], deletions: readonly IndexDeletion[]): Promise<void> {
+    // Writes go to aliases that exist only: a delete addressed to a missing name would create an
+    // index of that name (require_alias guards index operations only).
+    const targets = [...new Set([...(await this.aliasesOf([this.alias, this.buildingAlias])).values()].flat())];
+    if (targets.length === 0 || (stories.length === 0 && deletions.length === 0)) return;
+    const operations: Record<string, unknown>[] = [];
+    const written: Array<{ target: string; id: string }> = [];
+    for (const target of targets) {
+      for (const story of stories) {
+        const meta = { _index: target, _id: story.id, version: Number(story.version), version_type: 'external' };
+        if (story.published) operations.push({ index: { ...meta, require_alias: true } }, story.document as unknown as Record<string, unknown>);
+        else operations.push({ delete: meta });
+        written.push({ target, id: story.id });
+      }
+      for (const gone of deletions) {
+        operations.push({ delete: { _index: target, _id: gone.id, version: Number(gone.version), version_type: 'external' } });
+        written.push({ target, id: gone.id });
+      }
+    }
+    const failures: string[] = [];
+    (await this.bulk(operations)).forEach((item, index) => {
+      const { target, id } = written[index]!;
+      if (item.status < 300 || item.status === 409 || (item.status === 404 && item.error === undefined)) return;
+      // The rebuild finished between our look-up and the write: the read alias took the story.
+      if (target === this.buildingAlias && item.error?.type === 'index_not_found_exception') return;
+      failures.push(`${target}/${id}: ${item.status} ${item.error?.type ?? ''} ${item.error?.reason ?? ''}`);
+    });
+    if (failures.length > 0) throw new AppError(ErrorCode.UNAVAILABLE, `The search index refused writes: ${failures.slice(0, 3).join('; ')}`);
+  }
+
+  /** Bulk-loads stories into concrete index `index` (a rebuild); older than what it holds is not an error. */
+  async load(index: string, stories: readonly IndexedStory[]): Promise<void> {
+    const operations: Record<string, unknown>[] = [];
+    for (const story of stories) {
+      operations.push({ index: { _index: index, _id: story.id, version: Number(story.version), version_type: 'external' } }, story.document as unknown as Record<string, unknown>);
+    }
+    if (operations.length === 0) return;
+    const failures = (await this.bulk(operations)).filter((item) => item.status >= 300 && item.status !== 409);
+    if (failures.length > 0) {
+      throw new AppError(ErrorCode.UNAVAILABLE, `The search index refused ${failures.length} documents, e.g. ${failures[0]!.error?.type ?? ''} ${failures[0]!.error?.reason ?? ''}`);
+    }
+  }
+
+  /** The concrete indices the read alias points at; empty when it does not exist. */
+  async readIndices(): Promise<string[]> {
+    return this.aliasTargets(this.alias);
+  }
+
+  /**
+   * Creates a new concrete index `<prefix>stories-<timestamp>` with the mapping and the building
+   * alias, refresh off for the load. Any earlier building alias (a rebuild that died) is moved
+   * to it, and the index it pointed at is dropped unless lists read it.
+   */
+  async createBuildingIndex(now: Date): Promise<string> {
+    const index = `${this.prefix}stories-${now.getTime()}`;
+    const stale = await this.aliasTargets(this.buildingAlias);
+    const body = storyIndexBody(this.settings) as { settings: { index: Record<string, unknown> } };
+    body.settings.index.refresh_interval = '-1';
+    try {
+      // A delete that raced the end of an earlier rebuild can leave a plain index under the
+      // building alias's name, which would block the alias.
+      if (stale.length === 0 && (await this.client.indices.exists({ index: this.buildingAlias })).body) await this.client.indices.delete({ index: this.buildingAlias });
+      await this.client.indices.create({ index, body: body as never });
+      await this.client.indices.updateAliases({
+        body: { actions: [...stale.map((old) => ({ remove: { index: old, alias: this.buildingAlias } })), { add: { index, alias: this.buildingAlias } }] } as never,
+      });
+      const reading = new Set(await this.readIndices());
+      for (const old of stale.filter((name) => !reading.has(name))) await this.client.indices.delete({ index: old });
+    } catch (error) {
+      throw translateSearchError(error);
+    }
+    return index;
+  }
+
+  /**
+   * Finishes a rebuild of `index`: the configured refresh interval, a refresh, then in one atomic
+   * alias change the read alias moves to it and the building alias goes; the indices lists read
+   * before are dropped. Returns them.
+   */
+  async publish(index: string): Promise<string[]> {
+    try {
+      await this.client.indices.putSettings({ index, body: { index: { refresh_interval: this.settings.refreshInterval } } as never });
+      await this.client.indices.refresh({ index });
+      const previous = (await this.readIndices()).filter((name) => name !== index);
+      await this.client.indices.updateAliases({
+        body: {
+          actions: [
+            ...previous.map((old) => ({ remove: { index: old, alias: this.alias } })),
+            { add: { index, alias: this.alias } },
+            { remove: { index, alias: this.buildingAlias } },
+          ],
+        } as never,
+      });
+      for (const old of previous) await this.client.indices.delete({ index: old });
+      return previous;
+    } catch (error) {
+      throw translateSearchError(error);
+    }
+  }
+
+  /** Makes every write so far searchable now (tests and the end of a rebuild; lists never wait for it). */
+  async refresh(): Promise<void> {
+    try {
+      await this.client.indices.refresh({ index: this.alias });
+    } catch (error) {
+      throw translateSearchError(error);
+    }
+  }
+
+  /** The concrete indices the read alias points at; empty when it does not exist. */
+  private async aliasTargets(alias: string): Promise<string[]> {
+    const found = await this.aliasesOf([alias]);
+    return [...found.entries()].filter(([, aliases]) => aliases.includes(alias)).map(([index]) => index);
+  }
+
+  /** Concrete index → which of `aliases` point at it (missing aliases are simply absent). */
+  private async aliasesOf(aliases: readonly string[]): Promise<Map<string, string[]>> {
+    try {
+      const response = await this.client.indices.getAlias({ name: aliases.join(',') }, { ignore: [404] });
+      const body = response.body as unknown as Record<string, unknown>;
+      const result = new Map<string, string[]>();
+      for (const [index, value] of Object.entries(body)) {
+        if (typeof value !== 'object' || value === null || !('aliases' in value)) continue;
+        result.set(index, Object.keys((value as { aliases: Record<string, unknown> }).aliases).filter((name) => aliases.includes(name)));
+      }
+      return result;
+    } catch (error) {
+      throw translateSearchError(error);
+    }
+  }
+
+  private async bulk(operations: Record<string, unknown>[]): Promise<BulkItemResult[]> {
+    try {
+      const response = await this.client.bulk({ body: operations });
+      const body = response.body as unknown as { items: Array<Record<string, BulkItemResult>> };
+      return body.items.map((item) => Object.values(item)[0]!);
+    } catch (error) {
+      throw translateSearchError(error);
+    }
+  }
+}

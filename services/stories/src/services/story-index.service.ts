@@ -1,0 +1,97 @@
+import type { Logger } from '@inkwell/logging';
+import type { StoryDocumentRepository } from '../repositories/story-document.repository.js';
+import type { StoryIndexRepository } from '../repositories/story-index.repository.js';
+
+/** Stories per `_bulk` of a rebuild, and how many such requests are in flight at once. */
+export const REBUILD_BATCH = { size: 5_000, inFlight: 2 } as const;
+
+/** What a rebuild did. */
+export interface RebuildResult {
+  index: string;
+  stories: number;
+  /** The indices lists read before, now dropped. */
+  replaced: string[];
+}
+
+/**
+ * Keeps the search index of published stories equal to Postgres (docs/api/stories.md, "Search"):
+ * per story, by reading its current row and writing it with the row's version; in bulk, by
+ * rebuilding the whole index beside the one lists read and swapping them.
+ */
+export class StoryIndexService {
+  constructor(
+    private readonly documents: StoryDocumentRepository,
+    private readonly index: StoryIndexRepository,
+    private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Brings the index up to date for stories `ids` (duplicates fine): each is read from Postgres
+   * now and written at its current version, published ones as documents, drafts and deleted
+   * stories as deletes. Whatever happened before, the index ends up holding the newest state it
+   * was given for each story. Throws when the index could not take it (the caller retries).
+   */
+  async syncStories(ids: readonly string[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return;
+    const found = await this.documents.findByIds(unique);
+    const existing = new Set(found.map((story) => story.id));
+    const gone = unique.filter((id) => !existing.has(id));
+    const version = gone.length > 0 ? await this.documents.versionAboveAll() : '';
+    await this.index.write(
+      found,
+      gone.map((id) => ({ id, version })),
+    );
+  }
+
+  /**
+   * Builds a new index from every published story in Postgres while the consumer keeps writing
+   * changes to it too (through the building alias), then makes lists read it and drops the old
+   * one. One rebuild runs at a time (others wait for it).
+   */
+  async rebuild(): Promise<RebuildResult> {
+    return this.documents.exclusively('story-index-rebuild', () => this.rebuildLocked());
+  }
+
+  /** Builds the index when lists have none to read (first start); returns whether it did. */
+  async ensureIndex(): Promise<boolean> {
+    if ((await this.index.readIndices()).length > 0) return false;
+    return this.documents.exclusively('story-index-rebuild', async () => {
+      // Another process may have built it while this one waited for the lock.
+      if ((await this.index.readIndices()).length > 0) return false;
+      await this.rebuildLocked();
+      return true;
+    });
+  }
+
+  private async rebuildLocked(): Promise<RebuildResult> {
+    const started = Date.now();
+    const index = await this.index.createBuildingIndex(this.clock());
+    this.logger.info({ index }, 'search index rebuild started');
+    let stories = 0;
+    let afterId = '0';
+    const inFlight = new Set<Promise<void>>();
+    let failure: unknown;
+    for (;;) {
+      if (failure !== undefined) throw failure;
+      const batch = await this.documents.publishedAfter(afterId, REBUILD_BATCH.size);
+      if (batch.length === 0) break;
+      afterId = batch.at(-1)!.id;
+      stories += batch.length;
+      const load: Promise<void> = this.index
+        .load(index, batch)
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => inFlight.delete(load));
+      inFlight.add(load);
+      if (inFlight.size >= REBUILD_BATCH.inFlight) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    if (failure !== undefined) throw failure;
+    const replaced = await this.index.publish(index);
+    this.logger.info({ index, stories, replaced, seconds: (Date.now() - started) / 1000 }, 'search index rebuilt');
+    return { index, stories, replaced };
+  }
+}
