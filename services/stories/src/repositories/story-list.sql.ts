@@ -47,21 +47,28 @@ class Params {
   }
 }
 
-function filterConditions(query: StoryListQuery, params: Params): string[] {
+/**
+ * Where the filtered columns live: the story itself (`s`), or the copy of them a shelf item
+ * carries (`m`, migration 0006), which lets a walk of a shelf skip items without reading stories.
+ */
+type FilterSource = 's' | 'm';
+
+function filterConditions(query: StoryListQuery, params: Params, on: FilterSource = 's'): string[] {
   const where: string[] = [];
-  if (query.publication === 'published') where.push('s.published');
-  if (query.publication === 'drafts') where.push('NOT s.published');
-  if (query.ids) where.push(`s.id = ANY(${params.add(query.ids)}::bigint[])`);
-  if (query.authorId !== undefined) where.push(`s.author_id = ${params.add(query.authorId)}::bigint`);
-  if (query.numWordsMin !== undefined) where.push(`s.num_words >= ${params.add(query.numWordsMin)}::int`);
-  if (query.numWordsMax !== undefined) where.push(`s.num_words <= ${params.add(query.numWordsMax)}::int`);
-  if (query.status !== undefined) where.push(`s.status = ${params.add(query.status)}`);
-  if (query.datePublishedMin) where.push(`s.date_published >= ${params.add(query.datePublishedMin)}::timestamptz`);
-  if (query.datePublishedMax) where.push(`s.date_published <= ${params.add(query.datePublishedMax)}::timestamptz`);
-  if (query.tagIds && query.tagIds.length > 0) where.push(`s.tag_ids @> ${params.add(query.tagIds)}::text[]`);
-  if (query.text !== undefined) where.push(`s.search_vector @@ websearch_to_tsquery('english', ${params.add(query.text)})`);
-  // Sorted by date_added the list walks the shelf itself (a join, see storyPageStatement);
-  // otherwise membership is one index probe per story, so the planner may start from either side.
+  const id = on === 's' ? 's.id' : 'm.story_id';
+  if (query.publication === 'published') where.push(`${on}.published`);
+  if (query.publication === 'drafts') where.push(`NOT ${on}.published`);
+  if (query.ids) where.push(`${id} = ANY(${params.add(query.ids)}::bigint[])`);
+  if (query.authorId !== undefined) where.push(`${on}.author_id = ${params.add(query.authorId)}::bigint`);
+  if (query.numWordsMin !== undefined) where.push(`${on}.num_words >= ${params.add(query.numWordsMin)}::int`);
+  if (query.numWordsMax !== undefined) where.push(`${on}.num_words <= ${params.add(query.numWordsMax)}::int`);
+  if (query.status !== undefined) where.push(`${on}.status = ${params.add(query.status)}`);
+  if (query.datePublishedMin) where.push(`${on}.date_published >= ${params.add(query.datePublishedMin)}::timestamptz`);
+  if (query.datePublishedMax) where.push(`${on}.date_published <= ${params.add(query.datePublishedMax)}::timestamptz`);
+  if (query.tagIds && query.tagIds.length > 0) where.push(`${on}.tag_ids @> ${params.add(query.tagIds)}::text[]`);
+  if (query.text !== undefined) where.push(`${on}.search_vector @@ websearch_to_tsquery('english', ${params.add(query.text)})`);
+  // Sorted by date_added the list walks the shelf itself (see storyPageStatement); otherwise
+  // membership is one index probe per story, so the planner may start from either side.
   if (query.bookshelf && query.sort.field !== 'date_added') {
     where.push(`EXISTS (SELECT 1 FROM bookshelf_items m WHERE ${shelfConditions(query.bookshelf, params).join(' AND ')} AND m.story_id = s.id)`);
   }
@@ -79,7 +86,9 @@ function shelfConditions(shelf: NonNullable<StoryListQuery['bookshelf']>, params
  * can tell whether more follow.
  *
  * `date_added` walks the shelf's current items by (date_added, item id) — one story has one
- * current item per shelf — joined to their stories for every other filter.
+ * current item per shelf — filtering on the items' copy of their story's columns, which the walk's
+ * index carries (or, for a word or rare tags, from the shelf's GIN index); only the page's items
+ * are joined to their stories.
  *
  * Relevance is bounded re-ranking: up to SEARCH_CANDIDATES matches are collected tier by tier
  * (`search_tier`, most-viewed stories first; within a tier in storage order), each tier from its
@@ -90,7 +99,7 @@ function shelfConditions(shelf: NonNullable<StoryListQuery['bookshelf']>, params
  */
 export function storyPageStatement(query: StoryListQuery): Statement {
   const params = new Params();
-  const where = filterConditions(query, params);
+  const where = filterConditions(query, params, query.sort.field === 'date_added' ? 'm' : 's');
   const { field, direction } = query.sort;
   const comparison = direction === 'asc' ? '>' : '<';
   const order = direction === 'asc' ? 'ASC' : 'DESC';
