@@ -3,6 +3,20 @@ import { internalAuthEnv, isolationEnv, loadConfig, markdownEnv } from '@inkwell
 
 const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
 
+/** Where story search lives and how a new index is set up (docs/api/stories.md, "Search"). */
+const searchEnv = {
+  /** The OpenSearch cluster of story search (docs/api/foundation.md, docs/api/stories.md "Search"). */
+  OPENSEARCH_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:19200').transform((url) => url.replace(/\/+$/, '')),
+  /** Prepended to every index and alias name, so several systems can share one cluster. */
+  OPENSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9._-]*$/, 'lower-case letters, digits, dot, dash and underscore only').default(''),
+  /** Shards, replicas and refresh interval of a new story index (a change ships by `npm run search:rebuild`). */
+  STORY_INDEX_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
+  STORY_INDEX_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
+  STORY_INDEX_REFRESH_INTERVAL: z.string().regex(/^[1-9][0-9]*(ms|s)$/, 'a duration such as 500ms or 1s').default('500ms'),
+  /** How long one search request may take before GET /stories answers 503, in ms. */
+  STORY_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+};
+
 const schema = z.object({
   ...isolationEnv,
   ...internalAuthEnv,
@@ -18,16 +32,7 @@ const schema = z.object({
   DEMO_STORIES: z.coerce.number().int().min(0).max(100_000).default(200),
   /** Where the users service is: the demo seed picks its authors among existing users. */
   USERS_SERVICE_ADDR: z.string().min(1).default('127.0.0.1:50051'),
-  /** The OpenSearch cluster of story search (docs/api/foundation.md, docs/api/stories.md "Search"). */
-  OPENSEARCH_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:19200').transform((url) => url.replace(/\/+$/, '')),
-  /** Prepended to every index and alias name, so several systems can share one cluster. */
-  OPENSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9._-]*$/, 'lower-case letters, digits, dot, dash and underscore only').default(''),
-  /** Shards, replicas and refresh interval of a new story index (a change ships by `npm run search:rebuild`). */
-  STORY_INDEX_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
-  STORY_INDEX_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
-  STORY_INDEX_REFRESH_INTERVAL: z.string().regex(/^[1-9][0-9]*(ms|s)$/, 'a duration such as 500ms or 1s').default('500ms'),
-  /** How long one search request may take before GET /stories answers 503, in ms. */
-  STORY_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  ...searchEnv,
 });
 
 /** Configuration of the stories service, parsed once from the environment at boot. */
@@ -36,4 +41,14 @@ export type StoriesConfig = z.output<typeof schema>;
 /** Parses the environment; throws a ConfigError listing every bad variable. */
 export function loadStoriesConfig(env: NodeJS.ProcessEnv = process.env): StoriesConfig {
   return loadConfig(schema, env);
+}
+
+/** What `npm run search:rebuild` needs: the database and the search settings of the service (same variables). */
+export type SearchRebuildConfig = z.output<typeof rebuildSchema>;
+
+const rebuildSchema = z.object({ DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }), ...searchEnv });
+
+/** Parses the rebuild command's environment; throws a ConfigError listing every bad variable. */
+export function loadSearchRebuildConfig(env: NodeJS.ProcessEnv = process.env): SearchRebuildConfig {
+  return loadConfig(rebuildSchema, env);
 }

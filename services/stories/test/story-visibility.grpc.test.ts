@@ -26,7 +26,8 @@ describe('visibility of drafts', () => {
     await h.client.updateStory({ id: ids.published, published: true }, writer);
     ids.draft = (await h.client.createStory({ title: 'Hidden zinnia' }, writer)).story!.id;
     // A chapter marked published inside a draft story is still a draft to everyone else.
-    ids.draftStoryChapter = (await h.client.createChapter({ storyId: ids.draft, title: 'Ready', content: 'zinnia', published: true }, writer)).chapter!.id;
+    ids.draftStoryChapter = (await h.client.createChapter({ storyId: ids.draft, title: 'Ready', content: 'zinnia', published: true }, writer)).chapter!.id;    // This harness runs no Kafka consumers: write both stories to the search index as its consumer would.
+    await h.indexStories([ids.published, ids.draft]);
   });
 
   afterAll(async () => {
