@@ -12,12 +12,14 @@ import { createFinalHandler, installFinalHandler } from './eg/final-handler.js';
 import { createInkwellPlugin } from './eg/inkwell.plugin.js';
 import { createHealthRoutes } from './health/health.routes.js';
 import { createDependencyMonitor, type DependencyCheck } from './health/dependency.monitor.js';
+import { registerDocsRoutes } from './docs/docs.routes.js';
 import { createReadinessCheck } from './health/readiness.check.js';
 import { createHttpMetrics } from './http/http.metrics.js';
 import { MAX_BODY_BYTES } from './http/json-body.reader.js';
 import { createRequestContext } from './http/request-context.middleware.js';
 import { API_V1_PREFIX, createApiLinks } from './jsonapi/api-links.js';
 import { createDocumentResponder, CursorStore } from './lists/index.js';
+import { apiDocument } from './openapi/api.document.js';
 import { createApiDispatchPolicy } from './policies/api-dispatch.policy.js';
 import { createResourceLoaders } from './resources/resource.loaders.js';
 import { apiRoutes } from './routes/api.routes.js';
@@ -39,7 +41,8 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const links = createApiLinks(config.publicBaseUrl);
   const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, bookshelves: backends.bookshelves, links });
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
-  const table = new RouteTable(API_V1_PREFIX, apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }));
+  const routes = apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents });
+  const table = new RouteTable(API_V1_PREFIX, routes);
 
   const readiness = createReadinessCheck(monitor);
   const health = createHealthRoutes({ readiness, registry: metrics.registry, logger });
@@ -55,6 +58,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
         app.get('/readyz', health.readyz);
         app.get('/metrics', health.metrics);
         auth.registerRoutes(app);
+        registerDocsRoutes(app, apiDocument(routes));
       },
     ],
   });

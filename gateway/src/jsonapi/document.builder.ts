@@ -41,7 +41,9 @@ export interface ErrorObject {
   readonly code: string;
   readonly title: string;
   readonly detail: string;
-  readonly source?: { readonly pointer: string } | { readonly parameter: string };
+  readonly source?: { readonly pointer: string } | { readonly parameter: string } | { readonly header: string };
+  /** `about`: the page about the code (`/docs/errors/<code>`, docs/api/foundation.md). */
+  readonly links?: { readonly about: string };
 }
 
 /** An error top-level document: `{ errors: [...] }`, never with `data`. */

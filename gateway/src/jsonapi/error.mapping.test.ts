@@ -40,7 +40,7 @@ describe('toErrorResponse: details', () => {
     expect(response).toEqual({
       status: 404,
       log: undefined,
-      document: { errors: [{ status: '404', code: 'not_found', title: 'Not found', detail: 'The story does not exist.' }] },
+      document: { errors: [{ status: '404', code: 'not_found', title: 'Not found', detail: 'The story does not exist.', links: { about: '/docs/errors/not_found' } }] },
     });
   });
 
@@ -48,13 +48,13 @@ describe('toErrorResponse: details', () => {
     const response = toErrorResponse(AppError.validation('/data/attributes/title', 'title must not be empty'));
     expect(response.status).toBe(422);
     expect(response.document.errors).toEqual([
-      { status: '422', code: 'validation_failed', title: 'Validation failed', detail: 'title must not be empty', source: { pointer: '/data/attributes/title' } },
+      { status: '422', code: 'validation_failed', title: 'Validation failed', detail: 'title must not be empty', source: { pointer: '/data/attributes/title' }, links: { about: '/docs/errors/validation_failed' } },
     ]);
   });
 
   it('lets a public reason override the code of its gRPC class, with its status and parameter source', () => {
     const error = new AppError(ErrorCode.INVALID_ARGUMENT, 'bad cursor', { details: [{ reason: 'invalid_cursor', parameter: 'page[cursor]' }] });
-    expect(toErrorResponse(error).document.errors[0]).toEqual({ status: '400', code: 'invalid_cursor', title: 'Invalid cursor', detail: 'bad cursor', source: { parameter: 'page[cursor]' } });
+    expect(toErrorResponse(error).document.errors[0]).toEqual({ status: '400', code: 'invalid_cursor', title: 'Invalid cursor', detail: 'bad cursor', source: { parameter: 'page[cursor]' }, links: { about: '/docs/errors/invalid_cursor' } });
     const scope = new AppError(ErrorCode.PERMISSION_DENIED, 'needs read_stories', { details: [{ reason: 'insufficient_scope' }] });
     expect(toErrorResponse(scope)).toMatchObject({ status: 403, document: { errors: [{ code: 'insufficient_scope' }] } });
   });

@@ -1,10 +1,13 @@
 import { ErrorCode, isAppError, type AppError, type ErrorDetail } from '@inkwell/errors';
 import type { ErrorDocument, ErrorObject } from './document.builder.js';
+import { errorAboutPath } from './error-links.js';
 
 /** A public API error code with its HTTP status and the title sent with it (contract §10). */
 interface ApiErrorKind {
   readonly status: number;
   readonly title: string;
+  /** What it means and what to do: the text of its page, `/docs/errors/<code>`. */
+  readonly about: string;
 }
 
 /**
@@ -12,28 +15,30 @@ interface ApiErrorKind {
  * AppError that names one of these decides the status of that error entry.
  */
 export const API_ERROR_CODES = {
-  invalid_token: { status: 401, title: 'Invalid or missing token' },
-  insufficient_scope: { status: 403, title: 'Insufficient scope' },
-  forbidden: { status: 403, title: 'Forbidden' },
-  site_post_immutable: { status: 403, title: 'Site posts cannot be changed' },
-  not_found: { status: 404, title: 'Not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
-  conflict: { status: 409, title: 'Conflict' },
-  payload_too_large: { status: 413, title: 'Payload too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  invalid_parameter: { status: 400, title: 'Invalid parameter' },
-  too_many_sort_fields: { status: 400, title: 'Too many sort fields' },
-  invalid_sort: { status: 400, title: 'Invalid sort' },
-  invalid_include: { status: 400, title: 'Invalid include' },
-  invalid_fields: { status: 400, title: 'Invalid fields' },
-  invalid_cursor: { status: 400, title: 'Invalid cursor' },
-  invalid_filter_combination: { status: 400, title: 'Invalid filter combination' },
-  unread_requires_owned_bookshelf: { status: 400, title: 'filter[unread] needs an owned bookshelf' },
-  invalid_body: { status: 400, title: 'Invalid body' },
-  validation_failed: { status: 422, title: 'Validation failed' },
-  rate_limited: { status: 429, title: 'Too many requests' },
-  internal: { status: 500, title: 'Internal error' },
-  unavailable: { status: 503, title: 'Service unavailable' },
+  invalid_token: { status: 401, title: 'Invalid or missing token', about: 'The request has no token, or its token is malformed, unknown, expired or revoked, or the request needs a user token (`me`). Get a new access token (or refresh it) and send it as `Authorization: Bearer <token>`.' },
+  insufficient_scope: { status: 403, title: 'Insufficient scope', about: 'The token lacks the scope this request needs (the `WWW-Authenticate` header names it). Ask the user to authorise your app for that scope.' },
+  forbidden: { status: 403, title: 'Forbidden', about: 'You may see the resource but not do this: you are not its author, owner or the user in the path, an app-only token tried to act as a user, or a create sent its own `data.id`.' },
+  site_post_immutable: { status: 403, title: 'Site posts cannot be changed', about: 'Site blog posts are written by the operators; they cannot be changed or deleted through the API.' },
+  not_found: { status: 404, title: 'Not found', about: 'There is no such resource, or it is not yours to know about (another user\'s draft, private shelf or message). A malformed id in the path is also 404.' },
+  method_not_allowed: { status: 405, title: 'Method not allowed', about: 'The path exists, but not with this method. The `Allow` header lists the methods it takes.' },
+  conflict: { status: 409, title: 'Conflict', about: 'The request collides with the current state: a duplicate (the story is already on the shelf, you already follow the user), a `data.type` that is not this endpoint\'s, a `data.id` that is not the path\'s, or a concurrent change.' },
+  payload_too_large: { status: 413, title: 'Payload too large', about: 'Request bodies are limited to 2 MiB.' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type', about: 'Send bodies as `application/vnd.api+json` (no media type parameters but `profile`) or `application/json` (UTF-8).' },
+  invalid_parameter: { status: 400, title: 'Invalid parameter', about: 'A query parameter (or a request header, see `source`) is malformed, unknown or sent twice: a filter value, a page size or number, an `Idempotency-Key`. `source.parameter` or `source.header` names it.' },
+  too_many_sort_fields: { status: 400, title: 'Too many sort fields', about: 'Lists sort by one field only: send `sort=field` or `sort=-field`.' },
+  invalid_sort: { status: 400, title: 'Invalid sort', about: 'The sort field is not one this list offers (the detail lists them), `relevance` was asked without a `query`, or `date_added` without `filter[bookshelf]`.' },
+  invalid_include: { status: 400, title: 'Invalid include', about: 'The `include` path is not one this endpoint offers (the detail lists them).' },
+  invalid_fields: { status: 400, title: 'Invalid fields', about: '`fields[type]` names a field the type lacks, or a type this endpoint never returns.' },
+  invalid_cursor: { status: 400, title: 'Invalid cursor', about: 'The `page[cursor]` is unknown, expired (cursors live at least an hour), or was made for another query or caller. Start again from `links.first`.' },
+  invalid_filter_combination: { status: 400, title: 'Invalid filter combination', about: 'Private-message lists need `filter[sent]` or `filter[received]` (or both) to be true.' },
+  unread_requires_owned_bookshelf: { status: 400, title: 'filter[unread] needs an owned bookshelf', about: '`filter[unread]` works only together with a `filter[bookshelf]` naming a shelf you own.' },
+  invalid_body: { status: 400, title: 'Invalid body', about: 'The body is not JSON, or not a JSON:API document with a single resource object, or a member of it has the wrong structure (e.g. a relationship that is not `{ "data": ... }`).' },
+  validation_failed: { status: 422, title: 'Validation failed', about: 'An attribute or relationship fails the rules (missing, wrong type, too long, read-only, a NUL character, a publishing rule). `source.pointer` names each one; several may be reported at once.' },
+  rate_limited: { status: 429, title: 'Too many requests', about: 'Too many requests in the current window. Wait for `Retry-After` seconds; `RateLimit-*` headers show the window on every response.' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency key reused with another request', about: 'The `Idempotency-Key` was used (by you, within 24 hours) for a request with another method, path or body. Use a new key for a new request.' },
+  idempotency_key_in_use: { status: 409, title: 'A request with this idempotency key is still running', about: 'A request with this `Idempotency-Key` is still running. Retry once it has answered: you then get its answer.' },
+  internal: { status: 500, title: 'Internal error', about: 'Something failed on our side. It is logged with the request id (`X-Request-Id`); retrying may help.' },
+  unavailable: { status: 503, title: 'Service unavailable', about: 'A backing service is unavailable. Retry later.' },
 } as const satisfies Record<string, ApiErrorKind>;
 
 /** A stable public error code (contract §10). */
@@ -113,7 +118,7 @@ function serverError(code: 'internal' | 'unavailable'): ErrorResponse {
 function entryOf(detail: ErrorDetail, fallback: ApiErrorCode, error: AppError): ErrorObject {
   const reason = detail.reason;
   const code = reason !== undefined && isClientErrorCode(reason) ? reason : fallback;
-  const source = detail.pointer !== undefined ? { pointer: detail.pointer } : detail.parameter !== undefined ? { parameter: detail.parameter } : undefined;
+  const source = detail.pointer !== undefined ? { pointer: detail.pointer } : detail.parameter !== undefined ? { parameter: detail.parameter } : detail.header !== undefined ? { header: detail.header } : undefined;
   return entry(code, detail.detail ?? error.message, source);
 }
 
@@ -124,7 +129,8 @@ function isClientErrorCode(reason: string): reason is ApiErrorCode {
 function entry(code: ApiErrorCode, detail: string, source: ErrorObject['source']): ErrorObject {
   const kind = API_ERROR_CODES[code];
   const base = { status: String(kind.status), code, title: kind.title, detail };
-  return source === undefined ? base : { ...base, source };
+  const links = { about: errorAboutPath(code) };
+  return source === undefined ? { ...base, links } : { ...base, source, links };
 }
 
 function overallStatus(entries: readonly ErrorObject[]): number {

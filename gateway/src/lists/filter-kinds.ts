@@ -9,8 +9,22 @@ import { compareInstants, formatInstant, parseDateBound, type Instant } from './
  */
 export interface FilterKind<T> {
   readonly schema: z.ZodType<T, string>;
+  /** How the API document (gateway/src/openapi) shows the parameter: its syntax and an example value. */
+  readonly doc: FilterDoc;
   // Method syntax on purpose: bivariant, so a kind of `string[]` serves where `readonly string[]` is expected.
   normalise(value: T): string;
+}
+
+/** The syntax of a filter value for the API document (docs/api/lists.md "Filters"). */
+export interface FilterDoc {
+  /** The syntax in words, e.g. "min,max of integers, either side optional". */
+  readonly syntax: string;
+  /** An example value. */
+  readonly example: string;
+  /** A regular expression every valid value matches (the parser checks more: bounds, order). */
+  readonly pattern?: string;
+  /** The only values accepted, for enumerations and booleans. */
+  readonly enum?: readonly string[];
 }
 
 /** An inclusive integer range; a missing side is unbounded. */
@@ -33,9 +47,12 @@ const INT64_MAX = 9223372036854775807n;
 const INTEGER = /^-?(0|[1-9]\d{0,15})$/;
 const TAG = /^[cg]:[1-9]\d{0,18}$/;
 
-function kind<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string): FilterKind<T> {
-  return { schema, normalise };
+function kind<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string, doc: FilterDoc): FilterKind<T> {
+  return { schema, normalise, doc };
 }
+
+const ID_PATTERN = '[1-9][0-9]{0,18}';
+const DATE_PATTERN = '[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9:.]+(Z|[+-][0-9:]+)?)?';
 
 function fail(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
@@ -77,6 +94,12 @@ function splitRange(text: string, ctx: z.RefinementCtx): [string, string] {
   return [min, max];
 }
 
+function boundsText(bounds: IntegerBounds): string {
+  if (bounds.min !== undefined && bounds.max !== undefined) return ` from ${bounds.min} to ${bounds.max}`;
+  if (bounds.min !== undefined) return ` of at least ${bounds.min}`;
+  return bounds.max === undefined ? '' : ` of at most ${bounds.max}`;
+}
+
 /** Optional limits of an integer filter. */
 export interface IntegerBounds {
   readonly min?: number;
@@ -94,6 +117,7 @@ export const filters = {
     return kind(
       z.string().transform((text, ctx) => (isId(text) ? text : fail(ctx, `"${text}" is not a numeric id`))),
       (value) => value,
+      { syntax: 'a numeric id', example: '7', pattern: `^${ID_PATTERN}$` },
     );
   },
 
@@ -107,6 +131,7 @@ export const filters = {
         return [...new Set(items)].sort(compareIds);
       }),
       (value) => value.join(','),
+      { syntax: `comma-separated numeric ids, at most ${MAX_LIST_VALUES}`, example: '1,2,3', pattern: `^${ID_PATTERN}(,${ID_PATTERN})*$` },
     );
   },
 
@@ -115,6 +140,7 @@ export const filters = {
     return kind(
       z.string().transform((text, ctx) => parseInteger(text, ctx, bounds)),
       String,
+      { syntax: `an integer${boundsText(bounds)}`, example: String(bounds.min ?? 1), pattern: '^-?[0-9]+$' },
     );
   },
 
@@ -132,6 +158,7 @@ export const filters = {
         return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
       }),
       (value) => `${value.min ?? ''},${value.max ?? ''}`,
+      { syntax: `an inclusive range \`min,max\` of integers${boundsText(bounds)}; either side may be left out (\`100,\`, \`,5000\`), and \`n\` alone means \`n,n\``, example: '1000,50000', pattern: '^(-?[0-9]+)?(,(-?[0-9]+)?)?$' },
     );
   },
 
@@ -153,6 +180,11 @@ export const filters = {
         return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
       }),
       (value) => `${value.min === undefined ? '' : formatInstant(value.min)},${value.max === undefined ? '' : formatInstant(value.max)}`,
+      {
+        syntax: 'an inclusive range `min,max` of ISO 8601 dates or date-times (UTC unless a zone is given); either side may be left out; a date alone is its whole UTC day',
+        example: '2026-01-01,2026-01-31',
+        pattern: `^(${DATE_PATTERN})?(,(${DATE_PATTERN})?)?$`,
+      },
     );
   },
 
@@ -165,6 +197,7 @@ export const filters = {
         return fail(ctx, 'expected true, false, 1 or 0');
       }),
       String,
+      { syntax: '`true`, `false`, `1` or `0`', example: 'true', enum: ['true', 'false', '1', '0'] },
     );
   },
 
@@ -174,6 +207,7 @@ export const filters = {
     return kind<V>(
       z.string().transform((text, ctx): V => (allowed.has(text) ? (text as V) : fail(ctx, `expected one of ${values.join(', ')}`))),
       (value) => value,
+      { syntax: `one of ${values.map((value) => `\`${value}\``).join(', ')}`, example: values[0], enum: values },
     );
   },
 
@@ -187,6 +221,7 @@ export const filters = {
         return [...new Set(items)].sort((a, b) => (a[0] === b[0] ? compareIds(a.slice(2), b.slice(2)) : a < b ? -1 : 1));
       }),
       (value) => value.join(','),
+      { syntax: `comma-separated tags \`c:<id>\` (characters) and \`g:<id>\` (genres), at most ${MAX_LIST_VALUES}`, example: 'c:12,g:3', pattern: `^[cg]:${ID_PATTERN}(,[cg]:${ID_PATTERN})*$` },
     );
   },
 
@@ -199,11 +234,12 @@ export const filters = {
         return text;
       }),
       (value) => value,
+      { syntax: `text, not blank, at most ${maxLength} characters`, example: 'dragon' },
     );
   },
 
-  /** Any zod schema from the raw string; `normalise` defaults to JSON of the value. */
-  custom<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string = (value) => JSON.stringify(value)): FilterKind<T> {
-    return kind(schema, normalise);
+  /** Any zod schema from the raw string, with its syntax for the API document; `normalise` defaults to JSON of the value. */
+  custom<T>(schema: z.ZodType<T, string>, doc: FilterDoc, normalise: (value: T) => string = (value) => JSON.stringify(value)): FilterKind<T> {
+    return kind(schema, normalise, doc);
   },
 } as const;

@@ -9,7 +9,7 @@ export { resolveIncludes, type LoadContext, type ResourceLoader, type ResourceLo
 export { parseDocumentQuery, parseListQuery, type DocumentQuery, type ListQuery } from './list-query.parser.js';
 export { defineDocumentSpec, defineListSpec, type DocumentSpec, type FilterSpecs, type ListSpec, type ParsedFilters } from './list-spec.js';
 export { MAX_PAGE_NUMBER, type CursorPage, type CursorPaginationSpec, type NumberedPage, type NumberedPaginationSpec, type PaginationSpec } from './page.parser.js';
-export { defineResourceSchema, schemaMap, type RelationshipSchema, type ResourceSchema, type ResourceSchemas } from './resource-schema.js';
+export { attributeTypes, defineResourceSchema, schemaMap, type AttributeType, type RelationshipSchema, type ResourceSchema, type ResourceSchemas } from './resource-schema.js';
 export { type SortOrder, type SortSpec } from './sort.parser.js';
 export { narrowResource, wantsField } from './sparse-fieldsets.js';
 export { defineWriteSpec, parseCreateBody, parseUpdateBody, type RelationshipWriteSpec, type WriteBody, type WriteSpec } from './write-body.parser.js';

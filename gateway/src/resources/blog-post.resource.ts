@@ -2,7 +2,7 @@ import type { BlogPost } from '@inkwell/proto/blog';
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of blog posts. */
@@ -15,7 +15,19 @@ export const BLOG_POST_TYPE = 'blog_post';
  */
 export const BLOG_POST_SCHEMA = defineResourceSchema({
   type: BLOG_POST_TYPE,
-  attributes: ['title', 'content', 'content_html', 'intro', 'tags', 'date_posted', 'date_modified', 'num_views', 'site_post', 'site_post_tag'],
+  description: 'A blog post of a user, or a site post (`site_post: true`, read-only through the API).',
+  attributes: {
+    title: at.string(),
+    content: at.string('Markdown; opt-in: only when named in fields[blog_post].'),
+    content_html: at.html('content'),
+    intro: at.string('The first ~300 characters of the text.'),
+    tags: at.strings(),
+    date_posted: at.dateTime(undefined, { nullable: true }),
+    date_modified: at.dateTime(undefined, { nullable: true }),
+    num_views: at.integer(undefined, { minimum: 0 }),
+    site_post: at.boolean(),
+    site_post_tag: at.string(undefined, { nullable: true }),
+  },
   heavyAttributes: ['content', 'content_html'],
   relationships: { author: { type: 'user', many: false }, stories: { type: 'story', many: true } },
 });

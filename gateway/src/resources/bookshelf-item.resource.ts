@@ -1,6 +1,6 @@
 import type { BookshelfItem } from '@inkwell/proto/bookshelves';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
 import { BOOKSHELF_TYPE } from './bookshelf.resource.js';
 import { STORY_TYPE } from './story.resource.js';
 import { timestampToApiDate } from './user.resource.js';
@@ -11,7 +11,8 @@ export const BOOKSHELF_ITEM_TYPE = 'bookshelf_item';
 /** The bookshelf_item type (contract §3): a story on a shelf, read or unread. */
 export const BOOKSHELF_ITEM_SCHEMA = defineResourceSchema({
   type: BOOKSHELF_ITEM_TYPE,
-  attributes: ['date_added', 'read'],
+  description: 'A story on a bookshelf.',
+  attributes: { date_added: at.dateTime(undefined, { nullable: true }), read: at.boolean() },
   relationships: { bookshelf: { type: BOOKSHELF_TYPE, many: false }, story: { type: STORY_TYPE, many: false } },
 });
 

@@ -1,7 +1,7 @@
 import { BookshelfPrivacy, type Bookshelf } from '@inkwell/proto/bookshelves';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of bookshelves. */
@@ -32,7 +32,18 @@ function privacyOf(privacy: BookshelfPrivacy): BookshelfPrivacyValue | null {
  */
 export const BOOKSHELF_SCHEMA = defineResourceSchema({
   type: BOOKSHELF_TYPE,
-  attributes: ['name', 'description', 'privacy', 'color', 'order', 'num_stories', 'num_unread', 'date_created', 'date_modified'],
+  description: "A user's bookshelf of stories (docs/api/bookshelves.md).",
+  attributes: {
+    name: at.string(),
+    description: at.string(),
+    privacy: at.enumeration(BOOKSHELF_PRIVACIES, undefined, { nullable: true }),
+    color: at.string('`#rrggbb`.'),
+    order: at.integer('Position among the owner\'s shelves.'),
+    num_stories: at.integer(undefined, { minimum: 0 }),
+    num_unread: at.integer('Owner only.', { minimum: 0 }),
+    date_created: at.dateTime(undefined, { nullable: true }),
+    date_modified: at.dateTime(undefined, { nullable: true }),
+  },
   relationships: { user: { type: 'user', many: false } },
 });
 

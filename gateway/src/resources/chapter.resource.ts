@@ -1,7 +1,7 @@
 import type { Chapter } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of chapters. */
@@ -13,7 +13,20 @@ export const CHAPTER_TYPE = 'chapter';
  */
 export const CHAPTER_SCHEMA = defineResourceSchema({
   type: CHAPTER_TYPE,
-  attributes: ['title', 'content', 'content_html', 'authors_note', 'authors_note_html', 'chapter_number', 'published', 'num_words', 'num_views', 'date_published', 'date_modified'],
+  description: 'A chapter of a story.',
+  attributes: {
+    title: at.string(),
+    content: at.string('Markdown; opt-in: only when named in fields[chapter].'),
+    content_html: at.html('content'),
+    authors_note: at.string('Markdown.'),
+    authors_note_html: at.html('authors_note'),
+    chapter_number: at.integer(undefined, { minimum: 1 }),
+    published: at.boolean(),
+    num_words: at.integer(undefined, { minimum: 0 }),
+    num_views: at.integer(undefined, { minimum: 0 }),
+    date_published: at.dateTime(undefined, { nullable: true }),
+    date_modified: at.dateTime(undefined, { nullable: true }),
+  },
   heavyAttributes: ['content', 'content_html'],
   relationships: { story: { type: 'story', many: false } },
 });

@@ -1,6 +1,6 @@
 import type { Comment } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of comments. */
@@ -13,7 +13,8 @@ export const COMMENT_TYPE = 'comment';
  */
 export const COMMENT_SCHEMA = defineResourceSchema({
   type: COMMENT_TYPE,
-  attributes: ['content', 'content_html', 'date_posted'],
+  description: 'A comment on a published story.',
+  attributes: { content: at.string('Markdown.'), content_html: at.html('content'), date_posted: at.dateTime(undefined, { nullable: true }) },
   relationships: { author: { type: 'user', many: false }, story: { type: 'story', many: false } },
 });
 

@@ -1,6 +1,6 @@
 import type { Follow } from '@inkwell/proto/users';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of follows. */
@@ -9,7 +9,8 @@ export const FOLLOW_TYPE = 'follow';
 /** The follow type (contract §3): `date_followed`, and the follower and followed users. */
 export const FOLLOW_SCHEMA = defineResourceSchema({
   type: FOLLOW_TYPE,
-  attributes: ['date_followed'],
+  description: 'That `follower` follows `followed`.',
+  attributes: { date_followed: at.dateTime(undefined, { nullable: true }) },
   relationships: { follower: { type: 'user', many: false }, followed: { type: 'user', many: false } },
 });
 

@@ -1,7 +1,7 @@
 import type { PrivateMessage } from '@inkwell/proto/messaging';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of private messages. */
@@ -14,7 +14,14 @@ export const PRIVATE_MESSAGE_TYPE = 'private_message';
  */
 export const PRIVATE_MESSAGE_SCHEMA = defineResourceSchema({
   type: PRIVATE_MESSAGE_TYPE,
-  attributes: ['subject', 'content', 'content_html', 'date_sent', 'read'],
+  description: 'A private message between two users.',
+  attributes: {
+    subject: at.string(),
+    content: at.string('Markdown.'),
+    content_html: at.html('content'),
+    date_sent: at.dateTime(undefined, { nullable: true }),
+    read: at.boolean('Whether the recipient has read it.'),
+  },
   relationships: { sender: { type: 'user', many: false }, recipient: { type: 'user', many: false } },
 });
 

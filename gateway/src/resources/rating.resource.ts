@@ -1,5 +1,5 @@
 import { RatingValue } from '@inkwell/proto/stories';
-import { defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
 
 /** The JSON:API type of the body of PUT /stories/:id/rating (never answered: the PUT is 204). */
 export const RATING_TYPE = 'rating';
@@ -12,7 +12,7 @@ export type RatingValueName = (typeof RATING_VALUES)[number];
 const VALUE_TO_PROTO: Readonly<Record<RatingValueName, RatingValue>> = { like: RatingValue.LIKE, dislike: RatingValue.DISLIKE };
 
 /** The rating type: one attribute, the caller's vote. It has no id and no endpoint of its own. */
-export const RATING_SCHEMA = defineResourceSchema({ type: RATING_TYPE, attributes: ['value'] });
+export const RATING_SCHEMA = defineResourceSchema({ type: RATING_TYPE, description: 'Your vote on a story.', attributes: { value: at.enumeration(RATING_VALUES) } });
 
 /** What PUT /stories/:id/rating accepts: `value`, required, `like` or `dislike`. */
 export const RATING_WRITE = defineWriteSpec({

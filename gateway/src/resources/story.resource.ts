@@ -1,7 +1,7 @@
 import { ContentRating, StoryStatus, type Story } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema, defineWriteSpec, identifierIds, MAX_SHORT_DESCRIPTION_CHARS, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, MAX_SHORT_DESCRIPTION_CHARS, writeValues } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of stories. */
@@ -53,26 +53,27 @@ function contentRatingOf(rating: ContentRating): ContentRatingValue | null {
  */
 export const STORY_SCHEMA = defineResourceSchema({
   type: STORY_TYPE,
-  attributes: [
-    'title',
-    'short_description',
-    'description',
-    'description_html',
-    'status',
-    'content_rating',
-    'published',
-    'num_words',
-    'num_chapters',
-    'num_views',
-    'num_likes',
-    'num_dislikes',
-    'num_comments',
-    'rating',
-    'hotness',
-    'date_published',
-    'date_modified',
-    'date_updated',
-  ],
+  description: 'A story: its text lives in its chapters.',
+  attributes: {
+    title: at.string(),
+    short_description: at.string(),
+    description: at.string('Markdown.'),
+    description_html: at.html('description'),
+    status: at.enumeration(STORY_STATUSES, undefined, { nullable: true }),
+    content_rating: at.enumeration(CONTENT_RATINGS, undefined, { nullable: true }),
+    published: at.boolean('`false` = unsubmitted (a draft).'),
+    num_words: at.integer('Words of the published chapters.', { minimum: 0 }),
+    num_chapters: at.integer('Published chapters.', { minimum: 0 }),
+    num_views: at.integer(undefined, { minimum: 0 }),
+    num_likes: at.integer(undefined, { minimum: 0 }),
+    num_dislikes: at.integer(undefined, { minimum: 0 }),
+    num_comments: at.integer(undefined, { minimum: 0 }),
+    rating: at.integer('0–100; null without votes.', { nullable: true, minimum: 0, maximum: 100 }),
+    hotness: at.number('Higher is hotter (docs/api/stories.md).'),
+    date_published: at.dateTime('Null until first published.', { nullable: true }),
+    date_modified: at.dateTime(undefined, { nullable: true }),
+    date_updated: at.dateTime('When a chapter was last published.', { nullable: true }),
+  },
   relationships: { author: { type: 'user', many: false }, chapters: { type: 'chapter', many: true }, tags: { type: 'tag', many: true } },
 });
 

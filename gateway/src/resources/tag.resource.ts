@@ -1,6 +1,6 @@
 import { TagKind, type Tag } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
 
 /** The JSON:API type of story tags. */
 export const TAG_TYPE = 'tag';
@@ -18,7 +18,13 @@ export function tagKindToProto(kind: TagKindValue): TagKind {
 /** The tag type (contract §3): read-only catalogue entries whose id is their filter form (`c:<n>`, `g:<n>`). */
 export const TAG_SCHEMA = defineResourceSchema({
   type: TAG_TYPE,
-  attributes: ['name', 'kind', 'slug', 'num_stories'],
+  description: 'A story tag: a character (`c:<n>`) or a genre (`g:<n>`); its id is the filter form itself.',
+  attributes: {
+    name: at.string(),
+    kind: at.enumeration(TAG_KINDS, undefined, { nullable: true }),
+    slug: at.string(),
+    num_stories: at.integer('Published stories with the tag.', { minimum: 0 }),
+  },
 });
 
 /**

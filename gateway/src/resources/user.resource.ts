@@ -2,7 +2,7 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { User } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { apiDate, resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
 
 /** The JSON:API type of users. */
 export const USER_TYPE = 'user';
@@ -10,7 +10,18 @@ export const USER_TYPE = 'user';
 /** The user type (contract §3) for `include`/`fields`: `email` appears only on the caller's own record with read_user. */
 export const USER_SCHEMA = defineResourceSchema({
   type: USER_TYPE,
-  attributes: ['name', 'bio', 'bio_html', 'email', 'num_followers', 'num_following', 'num_stories', 'num_blog_posts', 'date_joined'],
+  description: 'A user: public profile and counts; `email` only on your own record with read_user.',
+  attributes: {
+    name: at.string('Display name.'),
+    bio: at.string('Markdown.'),
+    bio_html: at.html('bio'),
+    email: at.string('Only on your own record, with the read_user scope.'),
+    num_followers: at.integer(undefined, { minimum: 0 }),
+    num_following: at.integer(undefined, { minimum: 0 }),
+    num_stories: at.integer('Published stories.', { minimum: 0 }),
+    num_blog_posts: at.integer('User (not site) blog posts.', { minimum: 0 }),
+    date_joined: at.dateTime(undefined, { nullable: true }),
+  },
 });
 
 /**

@@ -62,6 +62,7 @@ const blogTags: FilterKind<readonly string[]> = filters.custom<readonly string[]
     }
     return [...new Set(tags)].sort();
   }),
+  { syntax: `comma-separated blog tags (posts with any of them match), at most ${MAX_LIST_VALUES}; matched without regard to case`, example: 'writing,news' },
   (tags) => JSON.stringify(tags),
 );
 
@@ -76,6 +77,7 @@ const sitePostTag: FilterKind<string> = filters.custom(
     }
     return tag;
   }),
+  { syntax: 'one site-post tag, matched without regard to case', example: 'announcement' },
   (tag) => tag,
 );
 
@@ -160,17 +162,20 @@ export function blogPostsRoutes({ blog, links, documents }: BlogPostsRoutesDeps)
     defineRoute({
       method: 'GET',
       path: '/blog-posts',
+      doc: { summary: 'Search and list blog posts.', query: BLOG_POST_LIST },
       handler: (request) => list(request, BLOG_POST_LIST, undefined),
     }),
     defineRoute({
       method: 'GET',
       path: '/users/:id/blog-posts',
+      doc: { summary: "A user's blog posts (as GET /blog-posts?filter[author]=:id).", query: USER_BLOG_POST_LIST },
       params: { id: 'user' },
       handler: (request) => list(request, USER_BLOG_POST_LIST, request.params.id),
     }),
     defineRoute({
       method: 'GET',
       path: '/blog-posts/:id',
+      doc: { summary: 'One blog post; its content only when named in fields[blog_post] (counts a view).', query: BLOG_POST_DOCUMENT },
       async handler(request) {
         const query = parseDocumentQuery(BLOG_POST_DOCUMENT, request.query);
         const { blogPost } = await blog.getBlogPost({ id: request.params.id, includeContent: wantsContent(query.fields) }, { caller: request.caller });
@@ -180,6 +185,7 @@ export function blogPostsRoutes({ blog, links, documents }: BlogPostsRoutesDeps)
     defineRoute({
       method: 'POST',
       path: '/blog-posts',
+      doc: { summary: 'Post a blog post as the signed-in user.', query: BLOG_POST_DOCUMENT, body: BLOG_POST_CREATE, nullableData: true },
       scope: 'write_blog_posts',
       requiresUser: true,
       async handler(request) {
@@ -202,6 +208,7 @@ export function blogPostsRoutes({ blog, links, documents }: BlogPostsRoutesDeps)
     defineRoute({
       method: 'PATCH',
       path: '/blog-posts/:id',
+      doc: { summary: 'Change a blog post of yours (not a site post).', query: BLOG_POST_DOCUMENT, body: BLOG_POST_UPDATE, errors: ['site_post_immutable'] },
       scope: 'write_blog_posts',
       requiresUser: true,
       async handler(request) {
@@ -225,6 +232,7 @@ export function blogPostsRoutes({ blog, links, documents }: BlogPostsRoutesDeps)
     defineRoute({
       method: 'DELETE',
       path: '/blog-posts/:id',
+      doc: { summary: 'Delete a blog post of yours (not a site post).', errors: ['site_post_immutable'] },
       scope: 'write_blog_posts',
       requiresUser: true,
       async handler(request) {

@@ -74,6 +74,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'GET',
       path: '/users/:id/bookshelves',
+      doc: { summary: "A user's bookshelves (private ones only for the owner, with read_bookshelves).", query: BOOKSHELF_LIST },
       params: { id: 'user' },
       async handler(request) {
         const query = parseListQuery(BOOKSHELF_LIST, request.query);
@@ -85,6 +86,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'POST',
       path: '/users/:id/bookshelves',
+      doc: { summary: 'Create a bookshelf of yours (`:id` is you).', query: BOOKSHELF_DOCUMENT, body: BOOKSHELF_WRITE },
       params: { id: 'user' },
       scope: 'write_bookshelves',
       requiresUser: true,
@@ -110,6 +112,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'GET',
       path: '/bookshelves/:id',
+      doc: { summary: 'One bookshelf.', query: BOOKSHELF_DOCUMENT, errors: ['insufficient_scope'] },
       async handler(request) {
         const query = parseDocumentQuery(BOOKSHELF_DOCUMENT, request.query);
         const { bookshelf } = await bookshelves.getBookshelf({ id: request.params.id }, { caller: request.caller });
@@ -119,6 +122,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'PATCH',
       path: '/bookshelves/:id',
+      doc: { summary: 'Change a bookshelf of yours.', query: BOOKSHELF_DOCUMENT, body: BOOKSHELF_WRITE },
       scope: 'write_bookshelves',
       requiresUser: true,
       async handler(request) {
@@ -141,6 +145,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'DELETE',
       path: '/bookshelves/:id',
+      doc: { summary: 'Delete a bookshelf of yours and its items.' },
       scope: 'write_bookshelves',
       requiresUser: true,
       async handler(request) {
@@ -152,6 +157,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'GET',
       path: '/bookshelves/:id/items',
+      doc: { summary: 'The items of a bookshelf, in the order they were added.', query: BOOKSHELF_ITEM_LIST, errors: ['insufficient_scope'] },
       async handler(request) {
         const query = parseListQuery(BOOKSHELF_ITEM_LIST, request.query);
         const position = await documents.cursorStart(request, query);
@@ -162,6 +168,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'POST',
       path: '/bookshelves/:id/items',
+      doc: { summary: 'Put a story on a bookshelf of yours (a story already there is 409).', query: BOOKSHELF_ITEM_DOCUMENT, body: BOOKSHELF_ITEM_CREATE },
       scope: 'write_bookshelves',
       requiresUser: true,
       async handler(request) {
@@ -177,6 +184,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'PATCH',
       path: '/bookshelves/:id/items/:item_id',
+      doc: { summary: 'Mark an item read or unread.', query: BOOKSHELF_ITEM_DOCUMENT, body: BOOKSHELF_ITEM_UPDATE },
       scope: 'write_bookshelves',
       requiresUser: true,
       async handler(request) {
@@ -189,6 +197,7 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
     defineRoute({
       method: 'DELETE',
       path: '/bookshelves/:id/items/:item_id',
+      doc: { summary: 'Take an item off a bookshelf of yours.' },
       scope: 'write_bookshelves',
       requiresUser: true,
       async handler(request) {

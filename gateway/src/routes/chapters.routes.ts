@@ -54,6 +54,7 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
     defineRoute({
       method: 'GET',
       path: '/stories/:id/chapters',
+      doc: { summary: 'The chapters of a story, in order.', query: CHAPTER_LIST, errors: ['insufficient_scope'] },
       async handler(request) {
         const query = parseListQuery(CHAPTER_LIST, request.query);
         const position = await documents.cursorStart(request, query);
@@ -64,6 +65,7 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
     defineRoute({
       method: 'POST',
       path: '/stories/:id/chapters',
+      doc: { summary: 'Add a chapter to a story of yours.', query: CHAPTER_DOCUMENT, body: CHAPTER_WRITE },
       scope: 'write_stories',
       requiresUser: true,
       async handler(request) {
@@ -87,6 +89,7 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
     defineRoute({
       method: 'GET',
       path: '/chapters/:id',
+      doc: { summary: 'One chapter; its content only when named in fields[chapter] (counts a view).', query: CHAPTER_DOCUMENT, errors: ['insufficient_scope'] },
       async handler(request) {
         const query = parseDocumentQuery(CHAPTER_DOCUMENT, request.query);
         const includeContent = wantsField(query.fields, CHAPTER_SCHEMA, 'content') || wantsField(query.fields, CHAPTER_SCHEMA, 'content_html');
@@ -97,6 +100,7 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
     defineRoute({
       method: 'PATCH',
       path: '/chapters/:id',
+      doc: { summary: 'Change a chapter of yours.', query: CHAPTER_DOCUMENT, body: CHAPTER_WRITE },
       scope: 'write_stories',
       requiresUser: true,
       async handler(request) {
@@ -112,6 +116,7 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
     defineRoute({
       method: 'DELETE',
       path: '/chapters/:id',
+      doc: { summary: 'Delete a chapter of yours (not the last published one of a published story).', errors: ['validation_failed'] },
       scope: 'write_stories',
       requiresUser: true,
       async handler(request) {

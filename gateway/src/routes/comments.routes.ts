@@ -46,6 +46,7 @@ export function commentsRoutes({ stories, documents }: CommentsRoutesDeps): Rout
     defineRoute({
       method: 'GET',
       path: '/stories/:id/comments',
+      doc: { summary: 'The comments on a published story, oldest first.', query: COMMENT_LIST },
       async handler(request) {
         const query = parseListQuery(COMMENT_LIST, request.query);
         const position = await documents.cursorStart(request, query);
@@ -56,6 +57,7 @@ export function commentsRoutes({ stories, documents }: CommentsRoutesDeps): Rout
     defineRoute({
       method: 'POST',
       path: '/stories/:id/comments',
+      doc: { summary: 'Comment on a published story.', query: COMMENT_DOCUMENT, body: COMMENT_WRITE },
       scope: 'write_comments',
       requiresUser: true,
       async handler(request) {
@@ -69,6 +71,7 @@ export function commentsRoutes({ stories, documents }: CommentsRoutesDeps): Rout
     defineRoute({
       method: 'DELETE',
       path: '/comments/:id',
+      doc: { summary: 'Delete a comment (its author, or the author of the story).' },
       scope: 'write_comments',
       requiresUser: true,
       async handler(request) {

@@ -86,6 +86,7 @@ export function privateMessagesRoutes({ messaging, links, documents }: PrivateMe
     defineRoute({
       method: 'GET',
       path: '/users/:id/private-messages',
+      doc: { summary: 'Your mailbox (`me`) or your conversation with a user, newest first, in numbered pages.', query: PRIVATE_MESSAGE_LIST, errors: ['invalid_filter_combination'] },
       params: { id: 'user' },
       scope: 'read_pms',
       requiresUser: true,
@@ -118,6 +119,7 @@ export function privateMessagesRoutes({ messaging, links, documents }: PrivateMe
     defineRoute({
       method: 'POST',
       path: '/users/:id/private-messages',
+      doc: { summary: 'Send a private message to a user (`me`: to yourself).', query: PRIVATE_MESSAGE_DOCUMENT, body: SEND_BODY },
       params: { id: 'user' },
       scope: 'write_pms',
       requiresUser: true,
@@ -136,6 +138,7 @@ export function privateMessagesRoutes({ messaging, links, documents }: PrivateMe
     defineRoute({
       method: 'GET',
       path: '/private-messages/:id',
+      doc: { summary: 'One private message you sent or received.', query: PRIVATE_MESSAGE_DOCUMENT },
       scope: 'read_pms',
       requiresUser: true,
       async handler(request) {
@@ -147,6 +150,7 @@ export function privateMessagesRoutes({ messaging, links, documents }: PrivateMe
     defineRoute({
       method: 'PATCH',
       path: '/private-messages/:id',
+      doc: { summary: 'Mark a message you received as read or unread.', query: PRIVATE_MESSAGE_DOCUMENT, body: MARK_BODY },
       scope: 'read_pms',
       requiresUser: true,
       async handler(request) {

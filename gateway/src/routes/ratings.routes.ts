@@ -21,6 +21,7 @@ export function ratingsRoutes({ stories }: RatingsRoutesDeps): RouteDefinition[]
     defineRoute({
       method: 'PUT',
       path: '/stories/:id/rating',
+      doc: { summary: 'Like or dislike a story (one vote per user; a new vote replaces the old).', body: RATING_WRITE },
       scope: 'write_ratings',
       requiresUser: true,
       async handler(request) {
@@ -33,6 +34,7 @@ export function ratingsRoutes({ stories }: RatingsRoutesDeps): RouteDefinition[]
     defineRoute({
       method: 'DELETE',
       path: '/stories/:id/rating',
+      doc: { summary: 'Withdraw your vote on a story.' },
       scope: 'write_ratings',
       requiresUser: true,
       async handler(request) {

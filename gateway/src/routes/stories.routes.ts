@@ -124,6 +124,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
     defineRoute({
       method: 'GET',
       path: '/stories',
+      doc: { summary: 'Search and list published stories.', query: STORY_LIST, errors: ['unread_requires_owned_bookshelf'] },
       async handler(request) {
         const query = parseListQuery(STORY_LIST, request.query);
         const position = await documents.cursorStart(request, query);
@@ -137,6 +138,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
     defineRoute({
       method: 'GET',
       path: '/users/:id/stories',
+      doc: { summary: "A user's stories; their own drafts too with read_stories.", query: USER_STORY_LIST, errors: ['insufficient_scope'] },
       params: { id: 'user' },
       async handler(request) {
         const query = parseListQuery(USER_STORY_LIST, request.query);
@@ -151,6 +153,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
     defineRoute({
       method: 'GET',
       path: '/stories/:id',
+      doc: { summary: 'One story (a draft only for its author, with read_stories).', query: STORY_DOCUMENT, errors: ['insufficient_scope'] },
       async handler(request) {
         const query = parseDocumentQuery(STORY_DOCUMENT, request.query);
         const { story } = await stories.getStory({ id: request.params.id }, { caller: request.caller });
@@ -160,6 +163,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
     defineRoute({
       method: 'POST',
       path: '/stories',
+      doc: { summary: 'Create a story as the signed-in user.', query: STORY_DOCUMENT, body: STORY_WRITE },
       scope: 'write_stories',
       requiresUser: true,
       async handler(request) {
@@ -183,6 +187,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
     defineRoute({
       method: 'PATCH',
       path: '/stories/:id',
+      doc: { summary: 'Change a story of yours (publishing needs a published chapter).', query: STORY_DOCUMENT, body: STORY_WRITE },
       scope: 'write_stories',
       requiresUser: true,
       async handler(request) {
@@ -207,6 +212,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
     defineRoute({
       method: 'DELETE',
       path: '/stories/:id',
+      doc: { summary: 'Delete a story of yours.' },
       scope: 'write_stories',
       requiresUser: true,
       async handler(request) {

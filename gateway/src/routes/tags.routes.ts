@@ -30,6 +30,7 @@ export function tagsRoutes({ stories, documents }: TagsRoutesDeps): RouteDefinit
     defineRoute({
       method: 'GET',
       path: '/tags',
+      doc: { summary: 'Story tags (characters and genres).', query: TAG_LIST },
       async handler(request) {
         const query = parseListQuery(TAG_LIST, request.query);
         const position = await documents.cursorStart(request, query);

@@ -74,6 +74,7 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
     defineRoute({
       method: 'GET',
       path: '/users/:id',
+      doc: { summary: 'A user (`email` only on your own record, with read_user).', query: USER_DOCUMENT },
       params: { id: 'user' },
       async handler(request) {
         const query = parseDocumentQuery(USER_DOCUMENT, request.query);
@@ -85,6 +86,7 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
     defineRoute({
       method: 'PATCH',
       path: '/users/:id',
+      doc: { summary: 'Change your own account (bio, email).', query: USER_DOCUMENT, body: USER_UPDATE },
       params: { id: 'user' },
       scope: 'write_user',
       requiresUser: true,
@@ -101,18 +103,21 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
     defineRoute({
       method: 'GET',
       path: '/users/:id/following',
+      doc: { summary: 'Whom a user follows, oldest first.', query: FOLLOW_LIST },
       params: { id: 'user' },
       handler: followList(FollowDirection.FOLLOWING),
     }),
     defineRoute({
       method: 'GET',
       path: '/users/:id/followers',
+      doc: { summary: 'Who follows a user, oldest first.', query: FOLLOW_LIST },
       params: { id: 'user' },
       handler: followList(FollowDirection.FOLLOWERS),
     }),
     defineRoute({
       method: 'POST',
       path: '/users/:id/following',
+      doc: { summary: 'Follow a user (`:id` is you).', query: FOLLOW_DOCUMENT, body: FOLLOW_CREATE, nullableData: true },
       params: { id: 'user' },
       scope: 'write_user',
       requiresUser: true,
@@ -128,6 +133,7 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
     defineRoute({
       method: 'DELETE',
       path: '/users/:id/following/:following_id',
+      doc: { summary: 'Unfollow a user (`:id` is you).' },
       params: { id: 'user' },
       scope: 'write_user',
       requiresUser: true,

@@ -1,5 +1,8 @@
 import type { CallerContext } from '@inkwell/grpc';
 import type { JsonApiDocument } from '../jsonapi/document.builder.js';
+import type { ApiErrorCode } from '../jsonapi/error.mapping.js';
+import type { DocumentSpec } from '../lists/list-spec.js';
+import type { WriteSpec } from '../lists/write-body.parser.js';
 
 /** The OAuth scopes of contract.md §5 (the nine of story-api.md plus comments and ratings). */
 export type Scope =
@@ -77,7 +80,38 @@ export interface RouteDefinition<P extends string = string> {
    * no user at all 401.
    */
   readonly requiresUser?: boolean;
+  /** How the route appears in the API document (GET /api/v1/openapi.json); every route of the table needs it. */
+  readonly doc?: RouteDoc;
   handler(request: ApiRequest<PathParams<P>>): Promise<ApiResponse>;
+}
+
+/**
+ * What the OpenAPI document (gateway/src/openapi) says about a route beyond its method, path,
+ * parameters and scope: the specs its handler parses (so that query parameters, bodies and the
+ * response type come from the same objects that enforce them), a summary and what else it may answer.
+ */
+export interface RouteDoc {
+  /** One line: what the endpoint does. */
+  readonly summary: string;
+  /** Further rules a client can observe (Markdown). */
+  readonly description?: string;
+  /**
+   * The list or document spec the handler parses the query with: its filters, sorts, pages,
+   * `include` and `fields`, and the type of the response's primary data (a list spec → a
+   * collection). Leave out when the route takes no query parameters.
+   */
+  readonly query?: DocumentSpec;
+  /** The write spec of the request body (see `bodyCreates`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each spec's attribute names are its own; the document reads them generically
+  readonly body?: WriteSpec<any, any>;
+  /** Whether PUT/POST bodies are parsed as a create (no `data.id`) rather than an update; default: POST and PUT create. */
+  readonly bodyCreates?: boolean;
+  /** The success status: 200 (default for GET and PATCH), 201 (default for POST) or 204 (no body; default for DELETE and PUT). */
+  readonly status?: 200 | 201 | 204;
+  /** The primary data of a 201/200 may be `null` (e.g. a follow that already existed). */
+  readonly nullableData?: boolean;
+  /** Error codes the route answers beyond those that follow from its declaration (path parameters, scope, query, body). */
+  readonly errors?: readonly ApiErrorCode[];
 }
 
 /**

@@ -34,6 +34,8 @@ export interface ErrorDetail {
   pointer?: string;
   /** Query parameter name, e.g. `filter[num_words]`. */
   parameter?: string;
+  /** Request header name, e.g. `Idempotency-Key` (JSON:API 1.1 `source.header`). */
+  header?: string;
   /** Human-readable explanation of this one problem. */
   detail?: string;
   /** With reason `insufficient_scope`: the OAuth scope the request needs (WWW-Authenticate `scope`). */

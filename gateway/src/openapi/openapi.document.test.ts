@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { describe, expect, it } from 'vitest';
+import { API_V1_PREFIX } from '../jsonapi/api-links.js';
+import { RouteTable } from '../routing/route-table.js';
+import { defineRoute } from '../routing/route.types.js';
+import { apiDocument, declaredApiRoutes } from './api.document.js';
+import { buildOpenApiDocument } from './openapi.document.js';
+
+type Operation = {
+  operationId: string;
+  security: Record<string, string[]>[];
+  parameters: ({ name?: string; in?: string; schema?: Record<string, unknown>; $ref?: string })[];
+  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }>; headers?: Record<string, unknown> }>;
+};
+type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Record<string, unknown>> } };
+
+const routes = declaredApiRoutes();
+const document = apiDocument(routes) as unknown as Document;
+const operation = (method: string, path: string): Operation => {
+  const found = document.paths[path]?.[method];
+  if (found === undefined) throw new Error(`${method} ${path} is not in the document`);
+  return found;
+};
+const errorCodes = (op: Operation, status: number): string[] => {
+  const schema = op.responses[String(status)]?.content?.['application/vnd.api+json']?.schema as { properties: { errors: { items: { allOf: { properties?: { code?: { enum: string[] } } }[] } } } } | undefined;
+  return schema?.properties.errors.items.allOf[1]?.properties?.code?.enum ?? [];
+};
+const queryNames = (op: Operation): string[] => op.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name as string);
+
+/** The endpoint table of docs/api/reference.md: `| GET | `/stories` | scope | ... |`. */
+function documentedEndpoints(): { method: string; path: string; scope: string }[] {
+  const text = readFileSync(new URL('../../../docs/api/reference.md', import.meta.url), 'utf8');
+  return [...text.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([^|]+) \|/gm)].map((match) => ({ method: match[1] as string, path: match[2] as string, scope: (match[3] as string).trim() }));
+}
+
+describe('the OpenAPI document', () => {
+  it('passes Redocly\'s recommended-strict rules with no problem at all', async () => {
+    const config = await createConfig({ extends: ['recommended-strict'] });
+    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config });
+    expect(problems.map((problem) => `${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('has every route of the route table, and nothing else', () => {
+    const table = new RouteTable(API_V1_PREFIX, routes);
+    const inDocument = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+    const inTable = routes.map((route) => `${route.method} ${route.path.replace(/:([a-z_]+)/g, '{$1}')}`);
+    expect(inDocument.sort()).toEqual(inTable.sort());
+    for (const route of routes) expect(table.match(route.method, API_V1_PREFIX + route.path.replace(/:[a-z_]+/g, '1')).kind).toBe('found');
+  });
+
+  it('refuses to leave out a route that has no description', () => {
+    const undocumented = defineRoute({ method: 'GET', path: '/secret', handler: () => Promise.resolve({ status: 204 }) });
+    expect(() => buildOpenApiDocument([...routes, undocumented], { version: '1' })).toThrow(/GET \/secret has no doc/);
+  });
+
+  it('lists exactly the endpoints of docs/api/reference.md, with their scopes', () => {
+    const documented = documentedEndpoints();
+    expect(documented.length).toBeGreaterThan(40);
+    for (const { method, path, scope } of documented) {
+      const op = operation(method.toLowerCase(), path.replace(/:([a-z_]+)/g, '{$1}'));
+      expect(op.security, `${method} ${path}`).toEqual([{ oauth2: scope === '—' ? [] : [scope] }, { personal_token: scope === '—' ? [] : [scope] }]);
+    }
+    const count = Object.values(document.paths).reduce((sum, operations) => sum + Object.keys(operations).length, 0);
+    expect(count).toBe(documented.length);
+  });
+
+  it('describes the story list: filters with their syntax, sort values, search, pages, include and fields', () => {
+    const op = operation('get', '/stories');
+    expect(queryNames(op)).toEqual(expect.arrayContaining(['filter[ids]', 'filter[num_words]', 'filter[date_published]', 'filter[tags]', 'filter[bookshelf]', 'filter[unread]', 'query', 'sort', 'page[size]', 'page[cursor]', 'include', 'fields[story]', 'fields[user]']));
+    const status = op.parameters.find((parameter) => parameter.name === 'filter[status]');
+    expect(status?.schema?.enum).toEqual(['complete', 'incomplete', 'on-hiatus', 'cancelled']);
+    const sort = op.parameters.find((parameter) => parameter.name === 'sort');
+    expect(sort?.schema?.enum).toEqual(expect.arrayContaining(['-hotness', 'num_words', '-relevance', 'date_added']));
+    expect(sort?.schema?.default).toBe('-date_published');
+    expect(op.parameters.find((parameter) => parameter.name === 'page[size]')?.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    expect(errorCodes(op, 400)).toEqual(expect.arrayContaining(['invalid_parameter', 'invalid_sort', 'too_many_sort_fields', 'invalid_cursor', 'invalid_include', 'invalid_fields', 'unread_requires_owned_bookshelf']));
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500', '503']));
+  });
+
+  it('numbers the pages of the private-message list and requires read_pms', () => {
+    const op = operation('get', '/users/{id}/private-messages');
+    expect(queryNames(op)).toEqual(expect.arrayContaining(['page[number]', 'page[size]', 'filter[sent]', 'filter[received]']));
+    expect(queryNames(op)).not.toContain('page[cursor]');
+    expect(errorCodes(op, 403)).toEqual(['forbidden', 'insufficient_scope']);
+    expect(errorCodes(op, 400)).toContain('invalid_filter_combination');
+  });
+
+  it('types attributes, marks heavy fields opt-in, and gives every POST an Idempotency-Key', () => {
+    const story = document.components.schemas.StoryResource as { properties: { attributes: { properties: Record<string, Record<string, unknown>> } } };
+    expect(story.properties.attributes.properties.date_published).toMatchObject({ type: ['string', 'null'], format: 'date-time' });
+    expect(story.properties.attributes.properties.num_words).toMatchObject({ type: 'integer' });
+    const chapter = document.components.schemas.ChapterResource as { properties: { attributes: { properties: Record<string, { description?: string }> } } };
+    expect(chapter.properties.attributes.properties.content?.description).toMatch(/opt-in/i);
+    for (const [path, operations] of Object.entries(document.paths)) {
+      const post = operations.post;
+      if (post === undefined) continue;
+      expect(post.parameters.some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey'), path).toBe(true);
+      expect(errorCodes(post, 422)).toContain('idempotency_key_reused');
+      expect(errorCodes(post, 409)).toContain('idempotency_key_in_use');
+    }
+  });
+
+  it('describes write bodies from the write specs: required attributes, enums, relationships', () => {
+    const op = operation('post', '/stories');
+    const name = op.requestBody?.content['application/vnd.api+json']?.schema.$ref.split('/').pop() as string;
+    const body = document.components.schemas[name] as { properties: { data: { properties: { attributes: { required: string[]; properties: Record<string, Record<string, unknown>> }; relationships: { properties: Record<string, unknown> } } } } };
+    expect(body.properties.data.properties.attributes.required).toEqual(['title']);
+    expect(body.properties.data.properties.attributes.properties.status).toMatchObject({ enum: ['complete', 'incomplete', 'on-hiatus', 'cancelled'] });
+    expect(Object.keys(body.properties.data.properties.relationships.properties)).toEqual(['tags']);
+    expect(errorCodes(op, 422)).toContain('validation_failed');
+    expect(errorCodes(op, 415)).toEqual(['unsupported_media_type']);
+    expect(op.responses['201']?.headers).toHaveProperty('Location');
+  });
+});
