@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '@inkwell/testing';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ERROR_CODES } from '../src/jsonapi/error.mapping.js';
+import { apiDocument } from '../src/openapi/api.document.js';
+import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(repoRoot(), 'test-artifacts');
+
+let stack: GatewayStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) execFileSync('bash', [join(repoRoot(), 'tools/ensure-chromium.sh')], { stdio: 'inherit' });
+  stack = await startGatewayStack('inkwell_gateway_docs');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe('the API describes itself (docs/api/reference.md)', () => {
+  it('serves the generated document at /api/v1/openapi.json without a token', async () => {
+    const response = await fetch(`${stack.origin}/api/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('x-request-id')).not.toBeNull();
+    expect(await response.json()).toEqual(JSON.parse(JSON.stringify(apiDocument())));
+  });
+
+  it('still needs a token for everything else under /api/v1', async () => {
+    expect((await fetch(`${stack.origin}/api/v1/stories`)).status).toBe(401);
+  });
+
+  it('renders /docs in Chromium with every endpoint and no console error, under a CSP that allows only the page', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+    const external: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(stack.origin) && !request.url().startsWith('data:')) external.push(request.url());
+    });
+
+    const response = await page.goto(`${stack.origin}/docs`);
+    expect(response?.status()).toBe(200);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+
+    const document = apiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    await page.waitForFunction((count) => document.querySelectorAll('.opblock').length >= count, operations.length, { timeout: 30_000 });
+    const shown = await page.$$eval('.opblock', (blocks) => blocks.map((block) => block.getAttribute('id') ?? ''));
+    for (const operation of operations) expect(shown.some((id) => id.endsWith(`-${operation.operationId}`)), operation.operationId).toBe(true);
+    await expect(page.locator('.info .title').first().textContent()).resolves.toContain('Inkwell API');
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png'), fullPage: false });
+    expect(problems).toEqual([]);
+    expect(external).toEqual([]);
+    // The API's own responses keep their policies: the docs CSP is for the page only.
+    expect((await fetch(`${stack.origin}/signin`)).headers.get('content-security-policy')).not.toContain("script-src 'self'");
+    await page.close();
+  }, 120_000);
+
+  it("points every error's links.about at a page about its code", async () => {
+    const response = await fetch(`${stack.origin}/api/v1/stories`);
+    const body = (await response.json()) as { errors: { code: string; links: { about: string } }[] };
+    const about = body.errors[0]?.links.about as string;
+    expect(about).toBe('/docs/errors/invalid_token');
+    const page = await fetch(new URL(about, response.url));
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('invalid_token');
+    expect(text).toContain('HTTP 401');
+    for (const code of Object.keys(API_ERROR_CODES)) expect((await fetch(`${stack.origin}/docs/errors/${code}`)).status, code).toBe(200);
+    expect((await fetch(`${stack.origin}/docs/errors/no_such_code`)).status).toBe(404);
+    expect((await fetch(`${stack.origin}/docs/assets/package.json`)).status).toBe(404);
+  });
+});
