@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderKustomization } from './kubectl-kustomize.renderer.js';
-import { containerEnvironment, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
+import { containerEnvironment, podView, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
+import { isConnectionAllowed } from './network-policy.evaluator.js';
 import { DEPLOYED_PROCESSES, loadProcessConfig, REPO_ROOT, type DeployedProcess } from './process.catalog.js';
 import { schemaProblems } from './schema.validator.js';
+import { podRuleProblems, podWorkloads, WRITABLE_ROOT_ANNOTATION, workloadPodView } from './workload.inspector.js';
 
 // The checks of manifests.test.ts must fail on a broken manifest, not only pass on ours: each
 // case renders a copy of deploy/k8s with one mistake patched in by an overlay on top of dev.
@@ -66,6 +68,34 @@ describe('the manifest checks on a broken copy of deploy/k8s', () => {
     const { env } = containerEnvironment(objects, workload(objects, users).container);
     await expect(loadProcessConfig(users, env)).resolves.toMatchObject({ DATABASE_POOL_SIZE: 5 });
     expect(await unreadVariables(objects, users)).toEqual(['DATABSE_POOL_SIZE']);
+  });
+});
+
+describe('the pod and store checks on a broken copy of deploy/k8s', () => {
+  it('reports a writable root filesystem without a reason, a missing probe and a missing spread', () => {
+    const objects = renderDevWith(
+      patchUsersDeployment(
+        { op: 'replace', path: '/spec/template/spec/containers/0/securityContext/readOnlyRootFilesystem', value: false },
+        { op: 'remove', path: '/spec/template/spec/containers/0/livenessProbe' },
+        { op: 'remove', path: '/spec/template/spec/topologySpreadConstraints/0' },
+      ),
+    );
+    const problems = podWorkloads(objects).flatMap((candidate) => podRuleProblems(objects, candidate));
+    expect(problems).toEqual([
+      'Deployment users container users: no livenessProbe',
+      `Deployment users container users: root filesystem is writable without a ${WRITABLE_ROOT_ANNOTATION} reason`,
+      'Deployment users: no topology spread across topology.kubernetes.io/zone',
+    ]);
+  });
+
+  it('sees a store policy that lets in a process which does not use the store', () => {
+    const objects = renderDevWith({
+      patches: [{ target: { kind: 'NetworkPolicy', name: 'dev-stores-redis-clients' }, patch: stringify([{ op: 'add', path: '/spec/ingress/0/from/0/podSelector/matchExpressions/0/values/-', value: 'messaging' }]) }],
+    });
+    const redis = podWorkloads(objects).find((candidate) => candidate.object.metadata.name === 'redis');
+    const messaging = DEPLOYED_PROCESSES.find((process) => process.name === 'messaging') as DeployedProcess;
+    expect(isConnectionAllowed(objects, { pod: podView(objects, messaging) }, { pod: workloadPodView(redis as NonNullable<typeof redis>) }, 6379)).toBe(true);
+    expect(containerEnvironment(objects, workload(objects, messaging).container).secrets.map((secret) => secret.key)).not.toContain('REDIS_URL');
   });
 });
 

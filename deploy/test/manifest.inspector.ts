@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { podSpecOf, type Container, type K8sObject } from './kubectl-kustomize.renderer.js';
 import { selects, type PodView } from './network-policy.evaluator.js';
 import { configVariables, type DeployedProcess } from './process.catalog.js';
@@ -10,7 +11,35 @@ export const SAMPLE_SECRET: Record<string, string> = {
   DATABASE_URL: 'postgres://inkwell:password@postgres.example.internal:5432/inkwell',
   REDIS_URL: 'redis://redis.example.internal:6379',
   KAFKA_BROKERS: 'kafka-0.example.internal:9092,kafka-1.example.internal:9092',
+  OPENSEARCH_URL: 'https://inkwell:password@opensearch.example.internal:9200',
 };
+
+/**
+ * The Secret of the signed internal calls (docs/api/foundation.md, "Internal calls"): per process
+ * `<process>-private-key` (Ed25519, PKCS#8 PEM) and `<process>-key-id`, and `trusted-keys`, the
+ * JSON of every process's public keys (deploy/README.md, "Internal-call keys").
+ */
+export const INTERNAL_AUTH_SECRET_NAME = 'inkwell-internal-auth';
+
+/** The processes that sign and verify internal calls: every Inkwell process. */
+const INTERNAL_AUTH_ISSUERS = ['gateway', 'users', 'stories', 'bookshelves', 'messaging', 'blog'];
+
+/** Stand-ins for inkwell-internal-auth: a fresh key pair per process (real keys are never committed). */
+export const SAMPLE_INTERNAL_AUTH: Record<string, string> = (() => {
+  const values: Record<string, string> = {};
+  const trusted: Record<string, { kid: string; publicKey: string }[]> = {};
+  for (const issuer of INTERNAL_AUTH_ISSUERS) {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    values[`${issuer}-private-key`] = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    values[`${issuer}-key-id`] = `${issuer}-sample`;
+    trusted[issuer] = [{ kid: `${issuer}-sample`, publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString() }];
+  }
+  values['trusted-keys'] = JSON.stringify(trusted);
+  return values;
+})();
+
+/** Sample values of every Secret a process may read, by Secret name. */
+export const SAMPLE_SECRETS: Record<string, Record<string, string>> = { [SECRET_NAME]: SAMPLE_SECRET, [INTERNAL_AUTH_SECRET_NAME]: SAMPLE_INTERNAL_AUTH };
 
 /** A process's Deployment as rendered, with its pod spec, pod labels and own container. */
 export interface Workload {
@@ -51,7 +80,7 @@ export function podView(objects: readonly K8sObject[], process: DeployedProcess)
 
 /**
  * The environment a container gets (ConfigMaps resolved, Secret values replaced by
- * {@link SAMPLE_SECRET}) and the Secret keys it reads. Throws on `envFrom` a Secret (it hides which
+ * {@link SAMPLE_SECRETS}) and the Secret keys it reads. Throws on `envFrom` a Secret (it hides which
  * keys are needed), on a Secret key without a sample value, and on a missing ConfigMap or key.
  */
 export function containerEnvironment(objects: readonly K8sObject[], container: Container): { env: Record<string, string>; secrets: SecretReference[] } {
@@ -67,8 +96,8 @@ export function containerEnvironment(objects: readonly K8sObject[], container: C
     const configMapKey = variable.valueFrom?.configMapKeyRef;
     if (secret !== undefined) {
       secrets.push(secret);
-      const sample = SAMPLE_SECRET[secret.key];
-      if (sample === undefined) throw new Error(`${container.name} reads Secret key ${secret.key}: document it in deploy/k8s/README.md and add a sample value to SAMPLE_SECRET`);
+      const sample = SAMPLE_SECRETS[secret.name]?.[secret.key];
+      if (sample === undefined) throw new Error(`${container.name} reads key ${secret.key} of Secret ${secret.name}: document it in deploy/README.md and add a sample value to SAMPLE_SECRETS`);
       env[variable.name] = sample;
     } else if (configMapKey !== undefined) {
       const value = (find(objects, 'ConfigMap', configMapKey.name).data as Record<string, string>)[configMapKey.key];

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderKustomization, splitImage, type Container } from './kubectl-kustomize.renderer.js';
-import { containerEnvironment, find, podView, SAMPLE_SECRET, SECRET_NAME, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
+import { containerEnvironment, find, INTERNAL_AUTH_SECRET_NAME, podView, SAMPLE_INTERNAL_AUTH, SAMPLE_SECRET, SECRET_NAME, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
 import { isConnectionAllowed, isIsolated, selects } from './network-policy.evaluator.js';
 import { configVariables, DEPLOYED_PROCESSES, loadProcessConfig, REPO_ROOT, type DeployedProcess } from './process.catalog.js';
 import { schemaProblems } from './schema.validator.js';
+import { CLUSTER_SCOPED_KINDS } from './workload.inspector.js';
 
 const K8S = join(REPO_ROOT, 'deploy/k8s');
 const OVERLAYS = ['dev', 'prod'] as const;
@@ -108,8 +109,8 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(await unreadVariables(objects, process), `${process.name}: not read by ${process.workspace}/src/config.ts`).toEqual([]);
   });
 
-  it('puts every object into the overlay namespace', () => {
-    const namespaces = new Set(objects.map((object) => object.metadata.namespace));
+  it('puts every namespaced object into the overlay namespace', () => {
+    const namespaces = new Set(objects.filter((object) => !CLUSTER_SCOPED_KINDS.has(object.kind)).map((object) => object.metadata.namespace));
     expect(namespaces.size).toBe(1);
     expect([...namespaces][0]).toMatch(/^inkwell/);
   });
@@ -127,12 +128,14 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     for (const process of DEPLOYED_PROCESSES) {
       const { secrets } = containerEnvironment(objects, workload(objects, process).container);
       for (const secret of secrets) {
-        expect(secret.name, `${process.name} ${secret.key}`).toBe(SECRET_NAME);
-        expect(readme, `README documents ${secret.key}`).toContain(`\`${secret.key}\``);
+        expect([SECRET_NAME, INTERNAL_AUTH_SECRET_NAME], `${process.name} ${secret.key}`).toContain(secret.name);
+        if (secret.name === SECRET_NAME) expect(readme, `README documents ${secret.key}`).toContain(`\`${secret.key}\``);
+        // A process holds its own private key only.
+        else expect([`${process.name}-private-key`, `${process.name}-key-id`, 'trusted-keys'], `${process.name} reads ${secret.key}`).toContain(secret.key);
       }
     }
     for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) {
-      expect(Object.keys(configMap.data as Record<string, string>).filter((key) => key in SAMPLE_SECRET), configMap.metadata.name).toEqual([]);
+      expect(Object.keys(configMap.data as Record<string, string>).filter((key) => key in SAMPLE_SECRET || key.startsWith('INTERNAL_AUTH_') || key in SAMPLE_INTERNAL_AUTH), configMap.metadata.name).toEqual([]);
     }
   });
 
@@ -198,7 +201,7 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(isIsolated(objects, self, 'Ingress')).toBe(true);
     expect(isIsolated(objects, self, 'Egress')).toBe(true);
     expect(isConnectionAllowed(objects, { pod: self }, 'external', 53, 'UDP'), 'DNS').toBe(true);
-    for (const secret of containerEnvironment(objects, workload(objects, process).container).secrets) {
+    for (const secret of containerEnvironment(objects, workload(objects, process).container).secrets.filter((candidate) => candidate.name === SECRET_NAME)) {
       expect(isConnectionAllowed(objects, { pod: self }, 'external', storePort(secret.key)), `${process.name} → ${secret.key}`).toBe(true);
     }
     expect(isConnectionAllowed(objects, 'external', { pod: self }, process.port), `outside → ${process.name}`).toBe(process.component === 'gateway');

@@ -70,13 +70,15 @@ export async function configVariables(process: DeployedProcess): Promise<string[
 }
 
 /**
- * Parses `env` with the process's own configuration loader (the exported `load…Config` of its
- * src/config.ts), exactly as the process does at boot. Throws the loader's ConfigError, which
+ * Parses `env` with the process's own configuration loader (the exported `load<Process>Config`
+ * of its src/config.ts), exactly as the process does at boot. Throws the loader's ConfigError, which
  * lists every bad variable.
  */
 export async function loadProcessConfig(process: DeployedProcess, env: Record<string, string>): Promise<unknown> {
   const module = (await import(pathToFileURL(join(REPO_ROOT, process.workspace, 'src/config.ts')).href)) as Record<string, unknown>;
-  const loaders = Object.entries(module).filter(([name, value]) => /^load\w*Config$/.test(name) && typeof value === 'function');
-  if (loaders.length !== 1) throw new Error(`${process.workspace}/src/config.ts must export exactly one load…Config function, found ${loaders.map(([name]) => name).join(', ') || 'none'}`);
-  return (loaders[0]?.[1] as (env: NodeJS.ProcessEnv) => unknown)(env);
+  // load<Process>Config (loadUsersConfig); a config.ts may export loaders of other entries too (e.g. a CLI's).
+  const expected = `load${process.name.charAt(0).toUpperCase()}${process.name.slice(1)}Config`;
+  const loader = module[expected];
+  if (typeof loader !== 'function') throw new Error(`${process.workspace}/src/config.ts must export ${expected}, the loader src/main.ts uses`);
+  return (loader as (env: NodeJS.ProcessEnv) => unknown)(env);
 }

@@ -33,16 +33,28 @@ export async function schemaProblems(objects: readonly K8sObject[]): Promise<str
       continue;
     }
     const visited = new Map<object, Set<string>>();
+    const checked = withUnwrappedSecretData(object);
     try {
-      model.prototype.validate.call(recordingView(object, visited));
+      model.prototype.validate.call(recordingView(checked, visited));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       // The validators report every error (not only the first), so they have walked the whole object.
       for (const issue of error.errors) problems.push(`${where}: ${issue.instancePath || '/'} ${issue.message ?? issue.keyword}`);
     }
-    problems.push(...unknownFields(object, '', visited).map((path) => `${where}: ${path} is not a field of the Kubernetes schema`));
+    problems.push(...unknownFields(checked, '', visited).map((path) => `${where}: ${path} is not a field of the Kubernetes schema`));
   }
   return problems;
+}
+
+/**
+ * kustomize wraps long base64 values of a Secret's `data` at 76 characters; the API server's
+ * decoder skips the line breaks, the compiled `byte` format does not. The copy it returns has
+ * them removed, so that the format check sees what the server decodes.
+ */
+function withUnwrappedSecretData(object: K8sObject): K8sObject {
+  if (object.kind !== 'Secret' || object.data === null || typeof object.data !== 'object') return object;
+  const data = Object.fromEntries(Object.entries(object.data as Record<string, unknown>).map(([key, value]) => [key, typeof value === 'string' ? value.replace(/[\r\n]/g, '') : value]));
+  return { ...object, data };
 }
 
 const models = new Map<string, Promise<Record<string, unknown> | undefined>>();
