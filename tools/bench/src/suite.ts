@@ -1,8 +1,19 @@
 import type { RunningSystem } from '@inkwell/testing';
 import type { BenchRequest } from './load.runner.js';
 
+/** How a suite prepares its data. */
+export interface PrepareOptions {
+  /**
+   * Share of the suite's documented data set to hold (1 = all of it; e.g. 0.01 for a quick check
+   * of a fresh machine). Data already there counts: a smaller scale never removes any.
+   */
+  readonly scale: number;
+}
+
 /** What a suite gets to build its scenarios: the running system and the benchmark database. */
 export interface BenchContext {
+  /** The data scale the suites were prepared at (PrepareOptions). */
+  readonly scale: number;
   readonly system: RunningSystem;
   /** URL of the benchmark database (for picking realistic targets and explaining queries). */
   readonly databaseUrl: string;
@@ -20,6 +31,8 @@ export interface Scenario {
   readonly indexes?: () => Promise<string>;
   /** Informational rows are reported but carry no latency target. */
   readonly target?: boolean;
+  /** The row's p95 target in ms (default 50); a p95 at or over it is marked in the table. */
+  readonly targetMs?: number;
 }
 
 /**
@@ -31,8 +44,11 @@ export interface Suite {
   readonly name: string;
   /** Describes the data set, for the report ("1,000,000 messages between 10,000 users"). */
   readonly dataSet: string;
-  /** Makes sure the benchmark database holds the suite's data (seeds it when missing). */
-  prepare(databaseUrl: string): Promise<void>;
+  /**
+   * Makes sure the benchmark database holds the suite's data: brings the schemas it reads up to
+   * date first (an empty database works), then seeds what is missing.
+   */
+  prepare(databaseUrl: string, options: PrepareOptions): Promise<void>;
   scenarios?(context: BenchContext): Promise<Scenario[]>;
   /** The suite's own measurement: Markdown lines printed under its heading instead of the table. */
   report?(context: BenchContext): Promise<string[]>;

@@ -1,21 +1,20 @@
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { eventsMigrations } from '@inkwell/events';
+import { BOOKSHELVES_SCHEMA } from '@inkwell/bookshelves';
 import { createLogger } from '@inkwell/logging';
-import { createPool, migrate } from '@inkwell/pg';
+import { createPool } from '@inkwell/pg';
 import { MESSAGING_SCHEMA } from '@inkwell/messaging';
-import { BulkLoadRepository, generateStories, STORIES_MIGRATIONS, STORIES_SCHEMA } from '@inkwell/stories';
+import { BulkLoadRepository, generateStories, STORIES_SCHEMA } from '@inkwell/stories';
 import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
 import { loadAuthors } from './authors.loader.js';
+import { seedBookshelves } from './bookshelves.loader.js';
 import { seedMessages } from './messages.loader.js';
-
-const USERS_SCHEMA = 'users';
-const USERS_MIGRATIONS = fileURLToPath(new URL('../../../services/users/migrations', import.meta.url));
+import { migrateSeedSchemas, USERS_SCHEMA } from './schemas.js';
 
 const HELP = `npm run seed -- [options]
 
-Fills a database with generated users, stories and chapters, and private messages between
-users (COPY; a million stories or messages in minutes).
+Fills a database with generated users, stories and chapters, private messages between users,
+and bookshelves (COPY; a million stories or messages in minutes). Every service's schema is
+migrated first, so an empty database works.
 
   --stories <n>    published stories to add (default 10000)
   --drafts <n>     drafts to add besides (default 2% of --stories)
@@ -23,7 +22,13 @@ users (COPY; a million stories or messages in minutes).
   --database <db>  database next to DATABASE_URL's (default inkwell_bench; created if missing)
   --messages <n>   private messages to add (default 0)
   --message-users <n>  users who write them: the first n users, created if missing (default 10000)
-  --fresh          drop the users and stories (and, with --messages, messaging) schemas of that database first
+  --shelf-items <n>  bookshelf items to add on ordinary users' shelves (a few shelves each; default 0)
+  --big-shelf <n>    with --shelf-items: also one public shelf of n stories (default 100000)
+  --medium-shelf <n> with --shelf-items: also one private shelf of n stories (default 1000);
+                     ordinary shelves stay smaller than both
+  --migrate-only   only bring every schema up to date, add nothing
+  --fresh          drop the users and stories (and, with --messages, messaging; with --shelf-items,
+                   bookshelves) schemas of that database first
   --seed <n>       random seed (same seed, same data; default 20261121)
 `;
 
@@ -37,6 +42,10 @@ async function main(): Promise<void> {
       database: { type: 'string', default: 'inkwell_bench' },
       messages: { type: 'string', default: '0' },
       'message-users': { type: 'string', default: '10000' },
+      'shelf-items': { type: 'string', default: '0' },
+      'big-shelf': { type: 'string', default: '100000' },
+      'medium-shelf': { type: 'string', default: '1000' },
+      'migrate-only': { type: 'boolean', default: false },
       fresh: { type: 'boolean', default: false },
       seed: { type: 'string', default: '20261121' },
       help: { type: 'boolean', default: false },
@@ -59,16 +68,22 @@ async function main(): Promise<void> {
   const seed = count('seed', values.seed, 20261121);
   const messages = count('messages', values.messages, 0);
   const messageUsers = Math.max(1, count('message-users', values['message-users'], 10_000));
+  const shelfItems = count('shelf-items', values['shelf-items'], 0);
+  const bigShelf = count('big-shelf', values['big-shelf'], 100_000);
+  const mediumShelf = count('medium-shelf', values['medium-shelf'], 1000);
 
   const logger = createLogger('seed');
   const started = Date.now();
   const url = await ensureDatabase(stackEnv().databaseUrl, values.database);
-  if (values.fresh) await dropSchemas(url, [STORIES_SCHEMA, USERS_SCHEMA, ...(messages > 0 ? [MESSAGING_SCHEMA] : [])]);
+  if (values.fresh) await dropSchemas(url, [STORIES_SCHEMA, USERS_SCHEMA, ...(messages > 0 ? [MESSAGING_SCHEMA] : []), ...(shelfItems > 0 ? [BOOKSHELVES_SCHEMA] : [])]);
+  await migrateSeedSchemas(url, logger);
+  if (values['migrate-only']) {
+    process.stdout.write(`Migrated ${values.database}: every schema is up to date\n`);
+    return;
+  }
   const usersPool = createPool({ connectionString: url, schema: USERS_SCHEMA, max: 3 });
   const storiesPool = createPool({ connectionString: url, schema: STORIES_SCHEMA, max: 4, applicationName: 'inkwell-seed' });
   try {
-    await migrate(usersPool, { schema: USERS_SCHEMA, directory: USERS_MIGRATIONS, extra: eventsMigrations, logger });
-    await migrate(storiesPool, { schema: STORIES_SCHEMA, directory: STORIES_MIGRATIONS, extra: eventsMigrations, logger });
 
     const authorIds = await loadAuthors(usersPool, authors, seed);
     logger.info({ authors: authorIds.length, seconds: (Date.now() - started) / 1000 }, 'authors created');
@@ -91,6 +106,11 @@ async function main(): Promise<void> {
       const loaded = await seedMessages(url, usersPool, { count: messages, users: messageUsers, seed, logger });
       const total = Math.round((Date.now() - started) / 100) / 10;
       process.stdout.write(`Seeded ${values.database}: ${loaded.messages} private messages between ${loaded.users} users (${total} s in all)\n`);
+    }
+    if (shelfItems > 0) {
+      const loaded = await seedBookshelves(url, { ordinaryItems: shelfItems, bigShelf, mediumShelf, seed, logger });
+      const total = Math.round((Date.now() - started) / 100) / 10;
+      process.stdout.write(`Seeded ${values.database}: ${loaded.shelves} bookshelves of ${loaded.owners} users with ${loaded.items} items (${total} s in all)\n`);
     }
   } finally {
     await usersPool.end();

@@ -1,8 +1,7 @@
 import type pg from 'pg';
-import { eventsMigrations } from '@inkwell/events';
 import type { Logger } from '@inkwell/logging';
-import { generateMessages, MessageBulkLoadRepository, MESSAGING_MIGRATIONS, MESSAGING_SCHEMA } from '@inkwell/messaging';
-import { createPool, migrate } from '@inkwell/pg';
+import { generateMessages, MessageBulkLoadRepository, MESSAGING_SCHEMA } from '@inkwell/messaging';
+import { createPool } from '@inkwell/pg';
 import { loadAuthors } from './authors.loader.js';
 
 /** What seedMessages adds. */
@@ -21,8 +20,8 @@ const SPAN_MS = 2 * 365 * 24 * 3600 * 1000;
 /**
  * Adds generated private messages between the first `users` users of the database (the seed's
  * authors when there are enough; missing ones are created like authors), through the messaging
- * service's own generator and COPY bulk loader, after migrating its schema. Returns how many
- * users took part.
+ * service's own generator and COPY bulk loader, into a schema already migrated
+ * (migrateSeedSchemas). Returns how many users took part.
  */
 export async function seedMessages(url: string, usersPool: pg.Pool, options: SeedMessagesOptions): Promise<{ messages: number; users: number }> {
   const { rows } = await usersPool.query<{ id: string }>('SELECT id FROM users ORDER BY id LIMIT $1', [options.users]);
@@ -31,7 +30,6 @@ export async function seedMessages(url: string, usersPool: pg.Pool, options: See
 
   const pool = createPool({ connectionString: url, schema: MESSAGING_SCHEMA, max: 2, applicationName: 'inkwell-seed', settings: { jit: 'off' } });
   try {
-    await migrate(pool, { schema: MESSAGING_SCHEMA, directory: MESSAGING_MIGRATIONS, extra: eventsMigrations, logger: options.logger });
     const bulk = new MessageBulkLoadRepository(pool);
     const end = new Date();
     const result = await bulk.load(

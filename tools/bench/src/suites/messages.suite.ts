@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { buildMailboxQuery, mailboxSql, type MailboxRequest } from '@inkwell/messaging';
-import { repoRoot } from '@inkwell/testing';
 import type { BenchRequest } from '../load.runner.js';
+import { indexesOf, withSchema } from '../plans.js';
+import { migrateSchemas, runSeed, scaled } from '../seed.runner.js';
 import type { BenchContext, Scenario, Suite } from '../suite.js';
 
 const MESSAGES = 1_000_000;
@@ -22,36 +21,15 @@ interface Target {
   correspondent: string;
 }
 
-async function withDatabase<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl, options: '-c search_path=messaging -c jit=off' });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
+function withDatabase<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withSchema(databaseUrl, 'messaging', fn);
 }
 
 async function messageCount(databaseUrl: string): Promise<number> {
   return withDatabase(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ n: string | null }>("SELECT CASE WHEN to_regclass('messaging.messages') IS NULL THEN NULL ELSE (SELECT count(*) FROM messaging.messages) END AS n");
-    return Number(rows[0]?.n ?? 0);
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM messages');
+    return Number(rows[0]!.n);
   });
-}
-
-/** `… (index-only)` for every index a plan reads, in plan order, each once. */
-function indexesOf(plan: unknown): string[] {
-  const found: string[] = [];
-  const walk = (node: Record<string, unknown>) => {
-    const name = node['Index Name'];
-    if (typeof name === 'string') {
-      const label = node['Node Type'] === 'Index Only Scan' ? `${name} (index-only)` : name;
-      if (!found.includes(label)) found.push(label);
-    }
-    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-  };
-  walk((plan as [{ Plan: Record<string, unknown> }])[0].Plan);
-  return found;
 }
 
 /** EXPLAINs the page and count queries of a mailbox request as the service would run them. */
@@ -78,16 +56,12 @@ export const messagesSuite: Suite = {
   name: 'messages',
   dataSet: `${MESSAGES.toLocaleString('en')} private messages between ${USERS.toLocaleString('en')} users`,
 
-  async prepare(databaseUrl) {
+  async prepare(databaseUrl, options) {
+    migrateSchemas(databaseUrl);
+    const want = scaled(MESSAGES, options.scale, 1000);
     const have = await messageCount(databaseUrl);
-    if (have >= MESSAGES) return;
-    const database = new URL(databaseUrl).pathname.slice(1);
-    const root = repoRoot();
-    execFileSync(
-      process.execPath,
-      ['--conditions=@inkwell/source', '--import', 'tsx', join(root, 'tools/seed/src/main.ts'), '--stories', '0', '--messages', String(MESSAGES - have), '--message-users', String(USERS), '--database', database],
-      { cwd: root, stdio: 'inherit' },
-    );
+    if (have >= want) return;
+    runSeed(databaseUrl, ['--stories', '0', '--messages', String(want - have), '--message-users', String(scaled(USERS, options.scale, 50))]);
   },
 
   async scenarios(context: BenchContext): Promise<Scenario[]> {

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import pg from 'pg';
-import { storyPageStatement, type StoryListQuery } from '@inkwell/stories';
-import { repoRoot } from '@inkwell/testing';
+import type pg from 'pg';
 import type { BenchRequest } from '../load.runner.js';
-import type { BenchContext, Scenario, Suite } from '../suite.js';
+import { pageByCursor } from '../cursors.js';
+import { explainStoryPage as explain, withSchema } from '../plans.js';
+import { migrateSchemas, runSeed, scaled } from '../seed.runner.js';
+import type { BenchContext, PrepareOptions, Scenario, Suite } from '../suite.js';
 
 /** Published stories the suite measures against. */
 const STORIES = 1_000_000;
@@ -19,51 +18,30 @@ const DEEP_PAGE = 200;
 const BROAD_WORD = 'heart';
 const OTHER_SEARCHES = ['bennet', 'forest', 'sherlock', 'lennox', 'heart crown', '"sherlock holmes"', 'lost letter', 'midnight -garden'];
 
-async function withDatabase<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl, options: '-c search_path=stories' });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
+function withDatabase<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withSchema(databaseUrl, 'stories', fn);
 }
 
 async function publishedCount(databaseUrl: string): Promise<number> {
   return withDatabase(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ n: string | null }>(
-      "SELECT CASE WHEN to_regclass('stories.stories') IS NULL THEN NULL ELSE (SELECT count(*) FROM stories.stories WHERE published) END AS n",
-    );
-    return Number(rows[0]?.n ?? 0);
+    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM stories WHERE published');
+    return Number(rows[0]!.n);
   });
 }
 
-/** Every index a plan reads, in plan order, each once (`(index-only)` where it needs no heap). */
-function indexesOf(plan: unknown): string[] {
-  const found: string[] = [];
-  const walk = (node: Record<string, unknown>) => {
-    const name = node['Index Name'];
-    if (typeof name === 'string') {
-      const label = node['Node Type'] === 'Index Only Scan' ? `${name} (index-only)` : name;
-      if (!found.includes(label)) found.push(label);
-    }
-    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
-  };
-  walk((plan as [{ Plan: Record<string, unknown> }])[0].Plan);
-  return found;
-}
-
-/** EXPLAINs the page query the stories service runs for `query` (the story rows are then read by primary key). */
-function explain(databaseUrl: string, query: Omit<StoryListQuery, 'publication' | 'limit'>): () => Promise<string> {
-  return () =>
-    withDatabase(databaseUrl, async (client) => {
-      const statement = storyPageStatement({ publication: 'published', limit: 20, ...query });
-      const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${statement.text}`, statement.values);
-      return indexesOf(rows[0]!['QUERY PLAN']).join(', ');
-    });
-}
-
 const desc = 'desc' as const;
+
+/**
+ * Seeds the suite's stories (STORIES at `options.scale`) unless the database has them already;
+ * migrates every schema first, so an empty database works. The shelves suite builds on it.
+ */
+export async function prepareStories(databaseUrl: string, options: PrepareOptions): Promise<void> {
+  migrateSchemas(databaseUrl);
+  const want = scaled(STORIES, options.scale, 1000);
+  const have = await publishedCount(databaseUrl);
+  if (have >= want) return;
+  runSeed(databaseUrl, ['--stories', String(want - have), '--authors', String(scaled(AUTHORS, options.scale, 10))]);
+}
 
 /**
  * Stories (issue 4) at a million published stories through the gateway with real tokens: by id,
@@ -75,16 +53,8 @@ export const storiesSuite: Suite = {
   name: 'stories',
   dataSet: `${STORIES.toLocaleString('en')} published stories (and 2% drafts) by ${AUTHORS.toLocaleString('en')} authors, about 3 chapters each (tools/seed)`,
 
-  async prepare(databaseUrl) {
-    const have = await publishedCount(databaseUrl);
-    if (have >= STORIES) return;
-    const database = new URL(databaseUrl).pathname.slice(1);
-    const root = repoRoot();
-    execFileSync(
-      process.execPath,
-      ['--conditions=@inkwell/source', '--import', 'tsx', join(root, 'tools/seed/src/main.ts'), '--stories', String(STORIES - have), '--authors', String(AUTHORS), '--database', database],
-      { cwd: root, stdio: 'inherit' },
-    );
+  async prepare(databaseUrl, options) {
+    await prepareStories(databaseUrl, options);
   },
 
   async scenarios(context: BenchContext): Promise<Scenario[]> {
@@ -115,7 +85,7 @@ export const storiesSuite: Suite = {
     const pairs = Array.from({ length: VARIANTS }, (_, i) => [sample.genres[i % sample.genres.length]!, sample.characters[i % sample.characters.length]!] as const);
     const statuses = ['complete', 'incomplete', 'on-hiatus', 'cancelled'] as const;
 
-    const deep = await deepPages(context, tokens.slice(0, 4));
+    const deep = await Promise.all(tokens.slice(0, 4).map((token) => pageByCursor(context, '/stories', token, DEEP_PAGE)));
     const deepPosition = await withDatabase(db, async (client) => {
       const { rows } = await client.query<{ key: string; id: string }>(
         'SELECT date_published::text AS key, id::text AS id FROM stories WHERE published ORDER BY date_published DESC, id DESC OFFSET $1 LIMIT 1',
@@ -185,21 +155,3 @@ export const storiesSuite: Suite = {
     ];
   },
 };
-
-/** The URL of page DEEP_PAGE of the default browse for each token, found by following `links.next`. */
-async function deepPages(context: BenchContext, tokens: readonly string[]): Promise<BenchRequest[]> {
-  const api = context.system.apiUrl;
-  const out: BenchRequest[] = [];
-  for (const token of tokens) {
-    let url = `${api}/stories`;
-    for (let page = 1; page < DEEP_PAGE; page++) {
-      const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      if (!response.ok) throw new Error(`following cursors: ${response.status} ${await response.text()}`);
-      const body = (await response.json()) as { links?: { next?: string } };
-      if (!body.links?.next) throw new Error(`the default browse ended before page ${DEEP_PAGE}`);
-      url = body.links.next;
-    }
-    out.push({ path: url.slice(url.indexOf('/api/v1') + '/api/v1'.length), token });
-  }
-  return out;
-}
