@@ -1,5 +1,6 @@
 import validationErrorClass from '@kubernetes-models/validate/runtime/validation_error';
 import type { K8sObject } from './kubectl-kustomize.renderer.js';
+import { operatorFieldProblems } from './operator.fields.js';
 
 /** What the compiled validators throw (ajv's ValidationError; the package's typings describe the CommonJS module instead). */
 const ValidationError = validationErrorClass as unknown as new () => Error & { errors: { instancePath: string; keyword: string; message?: string }[] };
@@ -29,7 +30,9 @@ export async function schemaProblems(objects: readonly K8sObject[]): Promise<str
     const where = `${object.kind} ${object.metadata?.name ?? '(no name)'}`;
     const model = await modelOf(object.apiVersion, object.kind);
     if (model === undefined) {
-      problems.push(`${where}: kubernetes-models has no schema for ${object.apiVersion} ${object.kind}`);
+      const listed = operatorFieldProblems(object);
+      if (listed === undefined) problems.push(`${where}: kubernetes-models has no schema for ${object.apiVersion} ${object.kind}, nor deploy/test/operator.fields.ts a field list`);
+      else problems.push(...listed.map((problem) => `${where}: ${problem}`));
       continue;
     }
     const visited = new Map<object, Set<string>>();
@@ -59,11 +62,20 @@ function withUnwrappedSecretData(object: K8sObject): K8sObject {
 
 const models = new Map<string, Promise<Record<string, unknown> | undefined>>();
 
+/** npm packages with the compiled schemas of custom resources, by API group. */
+const CUSTOM_RESOURCE_MODELS: Readonly<Record<string, string>> = {
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+  'postgresql.cnpg.io': '@kubernetes-models/cloudnative-pg',
+};
+
 async function modelOf(apiVersion: string, kind: string): Promise<ModelClass | undefined> {
   let module = models.get(apiVersion);
   if (module === undefined) {
     // kubernetes-models/<group>/<version>, or kubernetes-models/v1 for the core group.
-    module = import(`kubernetes-models/${apiVersion}`).then(
+    // The built-in APIs from kubernetes-models, custom resources from their @kubernetes-models package.
+    const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+    const source = CUSTOM_RESOURCE_MODELS[group] ?? 'kubernetes-models';
+    module = import(`${source}/${apiVersion}`).then(
       (loaded) => loaded as Record<string, unknown>,
       () => undefined,
     );
