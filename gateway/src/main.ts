@@ -19,6 +19,8 @@ import { MAX_BODY_BYTES } from './http/json-body.reader.js';
 import { createRequestContext } from './http/request-context.middleware.js';
 import { API_V1_PREFIX, createApiLinks } from './jsonapi/api-links.js';
 import { createDocumentResponder, CursorStore } from './lists/index.js';
+import { IdempotencyStore } from './idempotency/idempotency.store.js';
+import { withIdempotency } from './idempotency/idempotent.routes.js';
 import { apiDocument } from './openapi/api.document.js';
 import { createApiDispatchPolicy } from './policies/api-dispatch.policy.js';
 import { createResourceLoaders } from './resources/resource.loaders.js';
@@ -41,7 +43,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const links = createApiLinks(config.publicBaseUrl);
   const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, bookshelves: backends.bookshelves, links });
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
-  const routes = apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents });
+  const routes = withIdempotency(apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }), new IdempotencyStore(redis));
   const table = new RouteTable(API_V1_PREFIX, routes);
 
   const readiness = createReadinessCheck(monitor);

@@ -61,9 +61,9 @@ describe('the API describes itself (docs/api/reference.md)', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-eval');
 
-    const document = apiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
-    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
-    await page.waitForFunction((count) => document.querySelectorAll('.opblock').length >= count, operations.length, { timeout: 30_000 });
+    const described = apiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
+    const operations = Object.values(described.paths).flatMap((methods) => Object.values(methods));
+    await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${operations.length}`, undefined, { timeout: 30_000 });
     const shown = await page.$$eval('.opblock', (blocks) => blocks.map((block) => block.getAttribute('id') ?? ''));
     for (const operation of operations) expect(shown.some((id) => id.endsWith(`-${operation.operationId}`)), operation.operationId).toBe(true);
     await expect(page.locator('.info .title').first().textContent()).resolves.toContain('Inkwell API');

@@ -73,6 +73,7 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
     params,
     query: queryStart === -1 || queryStart === url.length - 1 ? EMPTY_QUERY : new URLSearchParams(url.slice(queryStart + 1)),
     body,
+    ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
     caller,
     selfLink: deps.links.request(url),
   };

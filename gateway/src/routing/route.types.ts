@@ -47,6 +47,8 @@ export interface ApiRequest<P extends string = string> {
   readonly query: QueryParams;
   /** The parsed JSON body; undefined when the request has none. */
   readonly body: unknown;
+  /** The `Idempotency-Key` header as sent (POST only matters; docs/api/foundation.md "Idempotent POSTs"). */
+  readonly idempotencyKey?: string;
   /** Who is calling; pass it to every gRPC call as `{ caller }`. */
   readonly caller: CallerContext;
   /** The absolute URL of this request (PUBLIC_BASE_URL + path + query): the document's `links.self`. */

@@ -15,7 +15,7 @@ export interface Body {
   included?: Resource[];
   links?: { self: string; first?: string; next?: string; prev?: string };
   meta?: Record<string, unknown>;
-  errors?: { status: string; code: string; detail: string; source?: { pointer?: string; parameter?: string } }[];
+  errors?: { status: string; code: string; detail: string; source?: { pointer?: string; parameter?: string; header?: string }; links?: { about: string } }[];
 }
 
 /** What one API call answered. */
@@ -29,6 +29,8 @@ export interface Answer {
 export interface CallOptions {
   token?: string | null;
   body?: unknown;
+  /** Extra request headers (e.g. `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -44,7 +46,7 @@ export class JsonApiClient {
 
   /** Sends `method path` and returns status, headers and the parsed document ({} for an empty body). */
   async call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     const token = options.token === undefined ? this.defaultToken() : options.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/vnd.api+json';
@@ -74,7 +76,7 @@ export function ok(answer: Answer, status = 200): Body {
 }
 
 /** Asserts the status and the code of the first error, and its `source` when given. */
-export function expectError(answer: Answer, status: number, code: string, source?: { parameter?: string; pointer?: string }): void {
+export function expectError(answer: Answer, status: number, code: string, source?: { parameter?: string; pointer?: string; header?: string }): void {
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   expect(answer.body.errors?.[0]?.code, JSON.stringify(answer.body)).toBe(code);
   if (source !== undefined) expect(answer.body.errors?.[0]?.source).toEqual(source);
