@@ -98,6 +98,7 @@ beforeAll(async () => {
   draftChapterInPublished = (await createChapter(writer, publishedStory.id, { title: 'Not yet', content: 'secret words', published: false })).id;
   blindDraft = await createStory(blindWriter, { title: 'Blind draft' });
   await createChapter(blindWriter, blindDraft.id, { title: 'Blind one', content: 'x', published: false });
+  await searchCaughtUp();
 }, 300_000);
 
 afterAll(async () => {
@@ -160,6 +161,34 @@ async function ids(query: string, token?: string): Promise<string[]> {
   const body = ok(await api('GET', `/stories?filter[author]=${writer.id}&page[size]=100&${query}`, { token }));
   expect(body.links?.next).toBeUndefined();
   return body.data!.map((story) => story.id);
+}
+
+/** Every page of a list, following links.next. */
+async function allIds(path: string): Promise<string[]> {
+  const found: string[] = [];
+  let url: string | undefined = path;
+  while (url !== undefined) {
+    const body = ok(await api('GET', url));
+    found.push(...body.data!.map((story) => story.id));
+    url = body.links?.next;
+  }
+  return found;
+}
+
+/**
+ * Waits (polling, at most 10 s) until GET /stories, answered from the search index that follows
+ * the events, lists exactly the writer's published stories as the database has them (GET
+ * /users/:id/stories).
+ */
+async function searchCaughtUp(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const expected = sortIds(await allIds(`/users/${writer.id}/stories?filter[published]=true&page[size]=100&fields[story]=num_words`));
+    const listed = sortIds(await allIds(`/stories?filter[author]=${writer.id}&page[size]=100&fields[story]=num_words`));
+    if (JSON.stringify(listed) === JSON.stringify(expected)) return;
+    if (Date.now() > deadline) expect(listed, 'the search index caught up with the database').toEqual(expected);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 const idsOf = (stories: Resource[]): string[] => stories.map((story) => story.id);
@@ -378,6 +407,34 @@ describe('GET /stories search', () => {
     expect(sortIds(idsOf(found))).toEqual(sortIds(idsOf(withTag)));
   });
 
+  it('counts the whole list in meta.total, and its stories per tag with facets=tags', async () => {
+    await searchCaughtUp();
+    const all: Resource[] = [];
+    let url: string | undefined = `/stories?filter[author]=${writer.id}&page[size]=100`;
+    while (url !== undefined) {
+      const body = ok(await api('GET', url));
+      all.push(...body.data!);
+      url = body.links?.next;
+    }
+    const recount: Record<string, number> = {};
+    for (const story of all) for (const tag of story.relationships!.tags!.data as { id: string }[]) recount[tag.id] = (recount[tag.id] ?? 0) + 1;
+    const page = ok(await api('GET', `/stories?filter[author]=${writer.id}&page[size]=2&facets=tags`));
+    expect(page.meta).toEqual({ total: all.length, total_is_lower_bound: false, facets: { tags: recount } });
+    const counts = Object.values((page.meta!.facets as { tags: Record<string, number> }).tags);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const next = ok(await api('GET', page.links!.next!));
+    expect(next.meta).toEqual({ total: all.length, total_is_lower_bound: false, facets: { tags: recount } });
+    const searched = ok(await api('GET', `/stories?filter[author]=${writer.id}&query=${TERM}&facets=tags`));
+    expect(searched.meta).toEqual({ total: ranked.length, total_is_lower_bound: false, facets: { tags: {} } });
+    expect(ok(await api('GET', `/stories?filter[author]=${writer.id}&page[size]=1`)).meta).toEqual({ total: all.length, total_is_lower_bound: false });
+  });
+
+  it('rejects unknown facets, and facets on a bookshelf list', async () => {
+    expectError(await api('GET', '/stories?facets=authors'), 400, 'invalid_parameter', { parameter: 'facets' });
+    expectError(await api('GET', '/stories?facets=tags&filter[bookshelf]=1'), 400, 'invalid_parameter', { parameter: 'facets' });
+    expectError(await api('GET', `/users/${writer.id}/stories?facets=tags`), 400, 'invalid_parameter', { parameter: 'facets' });
+  });
+
   it('keeps the query and every other parameter in links.next', async () => {
     const body = ok(await api('GET', `/stories?filter[author]=${writer.id}&query=${TERM}&sort=-relevance&page[size]=1&fields[story]=title`));
     expect(body.links?.next).toContain(`query=${TERM}`);
@@ -490,6 +547,7 @@ describe('pagination', () => {
     ['date_published', false],
   ] as const)('returns every matching story exactly once, in order, with random page sizes while stories are published (sort %s, descending %s)', async (field, descending) => {
     const filter = `filter[author]=${writer.id}&filter[num_words]=10,60`;
+    await searchCaughtUp();
     const before = ok(await api('GET', `/stories?${filter}&page[size]=100&sort=${descending ? '-' : ''}${field}`)).data!;
     let publishing = true;
     const published: Resource[] = [];

@@ -1,4 +1,4 @@
-import { resourceDocument, type ResourceObject } from '../jsonapi/document.builder.js';
+import { resourceDocument, type JsonValue, type ResourceObject } from '../jsonapi/document.builder.js';
 import type { ApiRequest, ApiResponse } from '../routing/route.types.js';
 import { collectionDocument, cursorLinks, numberedPageLinks } from './collection.document.js';
 import { cursorBinding } from './cursor-binding.js';
@@ -49,13 +49,17 @@ export interface DocumentResponder {
    * endpoint path, filters, sort, query text and caller (400 `invalid_cursor`).
    */
   cursorStart<F extends FilterSpecs, S extends string>(request: ApiRequest, query: ListQuery<F, S, CursorPaginationSpec>): Promise<CursorPosition>;
-  /** A page of a cursor list; stores a cursor for `nextAfter` unless it is empty (the last page: no `links.next`). */
+  /**
+   * A page of a cursor list; stores a cursor for `nextAfter` unless it is empty (the last page: no
+   * `links.next`). `meta` (e.g. a total) goes into the document's `meta`.
+   */
   cursorPage<F extends FilterSpecs, S extends string>(
     request: ApiRequest,
     query: ListQuery<F, S, CursorPaginationSpec>,
     position: CursorPosition,
     data: readonly ResourceObject[],
     nextAfter: string,
+    meta?: { readonly [key: string]: JsonValue },
   ): Promise<ApiResponse>;
   /** A page of a page-numbered list, with `total` items in the whole list (meta.total, links.last). */
   numberedPage<F extends FilterSpecs, S extends string>(
@@ -84,9 +88,9 @@ export function createDocumentResponder({ cursors, loaders }: DocumentResponderD
       return { after: cursor === undefined ? '' : await cursors.load(cursor, binding), binding };
     },
 
-    async cursorPage(request, query, position, data, nextAfter) {
+    async cursorPage(request, query, position, data, nextAfter, meta) {
       const [document, next] = await Promise.all([compound(request, query, data), nextAfter === '' ? undefined : cursors.save(position.binding, nextAfter)]);
-      return { status: 200, document: collectionDocument(document.data, cursorLinks(request.selfLink, next), document.included) };
+      return { status: 200, document: collectionDocument(document.data, cursorLinks(request.selfLink, next), document.included, meta) };
     },
 
     async numberedPage(request, query, data, total) {

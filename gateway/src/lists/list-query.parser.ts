@@ -19,6 +19,8 @@ export interface ListQuery<F extends FilterSpecs = FilterSpecs, S extends string
   readonly sort: SortOrder<S> | undefined;
   /** The `query` search text (trimmed); undefined when absent or blank. */
   readonly search: string | undefined;
+  /** The facets asked for with `facets=` (each once, among the spec's); empty when none. */
+  readonly facets: readonly string[];
   readonly page: PageOf<P>;
 }
 
@@ -40,6 +42,7 @@ export function parseListQuery<F extends FilterSpecs, S extends string, P extend
   const sortValues: string[] = [];
   const page: { -readonly [K in keyof RawPageParameters]: RawPageParameters[K] } = {};
   let search: string | undefined;
+  let facets: string[] = [];
   const document = new DocumentParameters(spec);
   const seen = new Set<string>();
 
@@ -75,6 +78,10 @@ export function parseListQuery<F extends FilterSpecs, S extends string, P extend
       search = text === '' ? undefined : text;
       return;
     }
+    if (name === 'facets' && spec.facets !== undefined) {
+      facets = parseFacets(value, spec.facets);
+      return;
+    }
     if (name === 'sort') throw AppError.badParameter('sort', 'This list has a fixed order and cannot be sorted.', 'invalid_sort');
     throw unknownParameter(name);
   });
@@ -84,6 +91,7 @@ export function parseListQuery<F extends FilterSpecs, S extends string, P extend
     filters: filterValues as ParsedFilters<F>,
     sort: spec.sort === undefined ? undefined : parseSort(sortValues, spec.sort, search !== undefined),
     search,
+    facets,
     page: parsePage(page, spec.pagination),
     include: document.include,
     fields: document.fields,
@@ -123,6 +131,15 @@ class DocumentParameters {
     this.fields.set(type, parseFieldset(type, value, this.spec.schemas, this.spec.unavailableFields?.[type]));
     return true;
   }
+}
+
+/** `facets=a,b`: names among `offered`, duplicates once; an empty value asks for none. */
+function parseFacets(value: string, offered: readonly string[]): string[] {
+  if (value === '') return [];
+  const names = value.split(',');
+  const unknown = names.find((name) => !offered.includes(name));
+  if (unknown !== undefined) throw AppError.badParameter('facets', `Unknown facet "${unknown}". Facets here: ${offered.join(', ')}.`);
+  return [...new Set(names)];
 }
 
 function unknownParameter(name: string): AppError {

@@ -44,6 +44,8 @@ export interface ListSpecInit<F extends FilterSpecs, S extends string, P extends
   readonly sort?: SortSpec<S>;
   /** Accepts a `query` search text of at most `maxLength` characters. */
   readonly search?: { readonly maxLength: number };
+  /** The names `facets=a,b` may ask for (counts over the whole list in `meta.facets`); none when left out. */
+  readonly facets?: readonly string[];
   readonly pagination: P;
 }
 

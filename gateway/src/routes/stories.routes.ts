@@ -1,8 +1,9 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { AppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
-import { ContentRating, SortDirection, StorySortField, StoryStatus, type StoriesService, type Story, type StoryFilterSchema, type StorySortSchema } from '@inkwell/proto/stories';
+import { ContentRating, SortDirection, StorySortField, StoryStatus, type ListStoriesResponse, type StoriesService, type Story, type StoryFilterSchema, type StorySortSchema } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
+import type { JsonValue } from '../jsonapi/document.builder.js';
 import {
   defineDocumentSpec,
   defineListSpec,
@@ -81,6 +82,7 @@ export const STORY_LIST = defineListSpec({
     relevance: 'relevance',
   },
   search: { maxLength: MAX_STORY_QUERY_CHARS },
+  facets: ['tags'],
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
 });
 
@@ -106,6 +108,21 @@ export const USER_STORY_LIST = defineListSpec({
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
 });
 
+/**
+ * `meta` of GET /stories (docs/api/stories.md, "Search"): `total` and `total_is_lower_bound` when
+ * the service counted the list (not with filter[bookshelf]), and `facets.tags` (tag id → stories,
+ * most first) when `facets=tags` asked for it.
+ */
+function storyListMeta(response: ListStoriesResponse, tagFacets: boolean): { [key: string]: JsonValue } | undefined {
+  const meta: { [key: string]: JsonValue } = {};
+  if (response.total !== undefined) {
+    meta.total = response.total;
+    meta.total_is_lower_bound = response.totalIsLowerBound;
+  }
+  if (tagFacets) meta.facets = { tags: Object.fromEntries(response.tagCounts.map((count) => [count.tagId, count.count])) };
+  return Object.keys(meta).length === 0 ? undefined : meta;
+}
+
 /** GET /stories/:id and the responses of POST/PATCH: `include` author, chapters, tags and `fields`. */
 export const STORY_DOCUMENT = defineDocumentSpec({ resource: STORY_SCHEMA, types: STORY_TYPES, includes: STORY_INCLUDES, unavailableFields: STORY_UNAVAILABLE_FIELDS });
 
@@ -129,10 +146,17 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
         const query = parseListQuery(STORY_LIST, request.query);
         const position = await documents.cursorStart(request, query);
         const response = await stories.listStories(
-          { query: query.search ?? '', filter: storyFilter(query.filters), sort: storySort(query.sort), pageSize: query.page.size, after: position.after },
+          {
+            query: query.search ?? '',
+            filter: storyFilter(query.filters),
+            sort: storySort(query.sort),
+            pageSize: query.page.size,
+            after: position.after,
+            countTags: query.facets.includes('tags'),
+          },
           { caller: request.caller },
         );
-        return documents.cursorPage(request, query, position, response.stories.map((story) => toStoryResource(story, links)), response.nextAfter);
+        return documents.cursorPage(request, query, position, response.stories.map((story) => toStoryResource(story, links)), response.nextAfter, storyListMeta(response, query.facets.includes('tags')));
       },
     }),
     defineRoute({

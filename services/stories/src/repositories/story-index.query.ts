@@ -14,9 +14,12 @@ type Dsl = Record<string, unknown>;
 /** A term of a query as a clause over the weighted fields: all its words in any of them, or the phrase in one. */
 function termClause(term: SearchTerm): Dsl {
   return term.kind === 'phrase'
-    ? { multi_match: { query: term.text, type: 'phrase', fields: [...SEARCH_FIELDS] } }
-    : { multi_match: { query: term.text, type: 'cross_fields', operator: 'and', fields: [...SEARCH_FIELDS] } };
+    ? { multi_match: { query: term.text, type: 'phrase', fields: [...SEARCH_FIELDS], tie_breaker: FIELD_TIE_BREAKER } }
+    : { multi_match: { query: term.text, type: 'cross_fields', operator: 'and', fields: [...SEARCH_FIELDS], tie_breaker: FIELD_TIE_BREAKER } };
 }
+
+/** The share of a word's score in its other matching fields added to its best field's: a word in several fields ranks higher. */
+const FIELD_TIE_BREAKER = 0.3;
 
 /**
  * The scoring part of `query` text (docs/api/stories.md, "Search"): bare words together must all
