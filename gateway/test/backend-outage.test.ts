@@ -57,7 +57,8 @@ describe('a backend going down', () => {
     const messages = await api.call('GET', '/users/me/private-messages');
     expect(messages.status).toBe(503);
     expect(messages.headers.get('retry-after')).toBe('5');
-    expect(messages.body.errors).toEqual([{ status: '503', code: 'unavailable', title: 'Service unavailable', detail: 'A backing service is unavailable. Please try again later.' }]);
+    expect(messages.body.errors).toHaveLength(1);
+    expect(messages.body.errors?.[0]).toMatchObject({ status: '503', code: 'unavailable', title: 'Service unavailable', detail: 'A backing service is unavailable. Please try again later.' });
 
     const stories = await api.call('GET', '/stories');
     expect(stories.status).toBe(200);
