@@ -3,7 +3,7 @@ import { withTransaction } from '@inkwell/pg';
 import { SortDirection, StorySortField, StoryStatus } from '@inkwell/proto/stories';
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { BookshelfCopyService } from '../src/services/bookshelf-copy.service.js';
-import { author, caller, startStories, type StoriesHarness } from './harness.js';
+import { author, caller, startStories, until, type StoriesHarness } from './harness.js';
 import { listAll, prng, type ListRequest } from './list-helpers.js';
 
 const SHELF = '701';
@@ -98,12 +98,37 @@ describe('shelf lists follow changes of the stories on the shelf', () => {
     expect(await onShelf()).toEqual([lantern]);
   });
 
+  it('gives an item added while its story is being changed the story as changed', async () => {
+    const story = await publishedStory('A racing swift', ['c:4']);
+    const change = await h.pool.connect();
+    try {
+      // A change of the story in progress (as the service's repository writes it), not committed yet.
+      await change.query('BEGIN');
+      await change.query("UPDATE stories SET tag_ids = '{c:5}' WHERE id = $1", [story]);
+      const adding = shelve(story);
+      // The item's insert waits for the change; without that it would copy the tags from before.
+      const waiting = "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO bookshelf_items%'";
+      await until(async () => (await h.pool.query(waiting)).rowCount === 1, 'the item insert to wait for the story change').catch(async (error: unknown) => {
+        await change.query('ROLLBACK');
+        await adding;
+        throw error;
+      });
+      await change.query('COMMIT');
+      await adding;
+    } finally {
+      change.release();
+    }
+    expect(await onShelf({ tagIds: ['c:5'] })).toEqual([story]);
+    expect(await onShelf({ tagIds: ['c:4'] })).toEqual([]);
+  });
+
   it('gives an item added later the story as it is now', async () => {
     const late = await publishedStory('A late heron', ['c:2']);
     await h.client.updateStory({ id: late, tags: { ids: ['c:3'] }, title: 'A late egret' }, writer);
     await shelve(late);
     expect(await onShelf({ tagIds: ['c:3'] }, 'egret')).toEqual([late]);
     expect(await onShelf({ tagIds: ['c:2'] })).toEqual([]);
-    expect(await onShelf({ authorId: WRITER })).toEqual([late, lantern]);
+    expect(await onShelf({ authorId: WRITER, tagIds: ['c:3'] })).toEqual([late]);
+    expect(await onShelf({ authorId: OWNER })).toEqual([]);
   });
 });
