@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '@inkwell/testing';
+import { createTestUser, repoRoot } from '@inkwell/testing';
+import { Jsona } from 'jsona';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERROR_CODES } from '../src/jsonapi/error.mapping.js';
@@ -90,5 +91,26 @@ describe('the API describes itself (docs/api/reference.md)', () => {
     for (const code of Object.keys(API_ERROR_CODES)) expect((await fetch(`${stack.origin}/docs/errors/${code}`)).status, code).toBe(200);
     expect((await fetch(`${stack.origin}/docs/errors/no_such_code`)).status).toBe(404);
     expect((await fetch(`${stack.origin}/docs/assets/package.json`)).status).toBe(404);
+  });
+});
+
+describe('a generic JSON:API client library (jsona) against the API, unmodified', () => {
+  it('serialises a story the API accepts and deserialises a compound document', async () => {
+    const author = await createTestUser(stack.system, { scopes: ['write_stories', 'read_stories'] });
+    const jsona = new Jsona();
+    const headers = { authorization: `Bearer ${author.token}`, 'content-type': 'application/vnd.api+json' };
+    const send = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${stack.system.apiUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      expect(response.status, `${method} ${path}`).toBeLessThan(300);
+      return (await response.json()) as Parameters<Jsona['deserialize']>[0];
+    };
+
+    const created = jsona.deserialize(await send('POST', '/stories', jsona.serialize({ stuff: { type: 'story', title: 'Read by jsona', status: 'complete' } }))) as { id: string; title: string };
+    expect(created.title).toBe('Read by jsona');
+    await send('POST', `/stories/${created.id}/chapters`, jsona.serialize({ stuff: { type: 'chapter', title: 'Opening', content: 'Once upon a time.', published: true } }));
+
+    const story = jsona.deserialize(await send('GET', `/stories/${created.id}?include=author,chapters`)) as { title: string; status: string; author: { id: string; name: string }; chapters: { title: string }[] };
+    expect(story).toMatchObject({ title: 'Read by jsona', status: 'complete', author: { id: author.id, name: author.name } });
+    expect(story.chapters.map((chapter) => chapter.title)).toEqual(['Opening']);
   });
 });

@@ -2,7 +2,7 @@ import { createRedis, type Redis } from '@inkwell/redis';
 import { createTestUser, HOSTILE_MARKDOWN, stackEnv, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-import { expectError, JsonApiClient, ok, type Answer } from './support/json-api-client.js';
+import { answer, expectError, JsonApiClient, ok, type Answer } from './support/json-api-client.js';
 
 const DATABASE = 'inkwell_test_gateway_idempotency';
 
@@ -27,9 +27,12 @@ afterAll(async () => {
 
 /** A key no other test uses. */
 const newKey = (): string => `key-${Date.now()}-${++run}`;
-const storyBody = (title: string, description = '') => ({ data: { type: 'story', attributes: { title, description } } });
-const post = (body: unknown, key: string | undefined, token = author.token): Promise<Answer> =>
-  client.call('POST', '/stories', { token, body, ...(key === undefined ? {} : { headers: { 'Idempotency-Key': key } }) });
+const storyBody = (title: string, description = '') => ({ data: { type: 'story' as const, attributes: { title, description } } });
+/** POST /stories through the typed client: the Idempotency-Key header is a parameter of the API document. */
+const post = async (body: ReturnType<typeof storyBody>, key: string | undefined, token = author.token): Promise<Answer> =>
+  answer(await client.typed.POST('/stories', { body, params: { header: key === undefined ? {} : { 'Idempotency-Key': key } }, headers: client.auth(token) }));
+/** A raw POST /stories, for bodies the document says are invalid. */
+const postRaw = (body: unknown, key: string): Promise<Answer> => client.call('POST', '/stories', { body, headers: { 'Idempotency-Key': key } });
 const myStoriesTitled = async (title: string, token = author.token): Promise<string[]> =>
   (await client.walk('/users/me/stories?page[size]=100', token)).filter((story) => story.attributes.title === title).map((story) => story.id);
 
@@ -46,7 +49,7 @@ describe('Idempotency-Key on POST (docs/api/foundation.md "Idempotent POSTs")', 
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     // Member order does not make two bodies differ.
-    const reordered = await post({ data: { attributes: { description: '', title: 'Once only' }, type: 'story' } }, key);
+    const reordered = await postRaw({ data: { attributes: { description: '', title: 'Once only' }, type: 'story' } }, key);
     expect(ok(reordered, 201).data!.id).toBe(created.id);
     expect(await myStoriesTitled('Once only')).toEqual([created.id]);
   });
@@ -74,8 +77,8 @@ describe('Idempotency-Key on POST (docs/api/foundation.md "Idempotent POSTs")', 
 
   it('replays a client error too, and keeps nothing for a key that is too long or not printable', async () => {
     const key = newKey();
-    expectError(await post({ data: { type: 'story', attributes: {} } }, key), 422, 'validation_failed', { pointer: '/data/attributes/title' });
-    const replayed = await post({ data: { type: 'story', attributes: {} } }, key);
+    expectError(await postRaw({ data: { type: 'story', attributes: {} } }, key), 422, 'validation_failed', { pointer: '/data/attributes/title' });
+    const replayed = await postRaw({ data: { type: 'story', attributes: {} } }, key);
     expectError(replayed, 422, 'validation_failed', { pointer: '/data/attributes/title' });
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createInkwellClient, OPENAPI_DOCUMENT_URL, type InkwellClient, type Middleware } from '@inkwell/client';
 import { expect } from 'vitest';
 
 /** A resource object as the API sends it. */
@@ -33,22 +35,64 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** The operations of the OpenAPI document the typed client was generated from: path template → method → documented statuses. */
+type DocumentedStatuses = Record<string, Record<string, Record<string, unknown>>>;
+
+let documented: DocumentedStatuses | undefined;
+function documentedStatuses(): DocumentedStatuses {
+  if (documented === undefined) {
+    const document = JSON.parse(readFileSync(OPENAPI_DOCUMENT_URL, 'utf8')) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    documented = Object.fromEntries(Object.entries(document.paths).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, operation]) => [method.toUpperCase(), operation.responses]))]));
+  }
+  return documented;
+}
+
 /**
- * A JSON:API client of one running gateway for end-to-end tests: `call` sends a request to a
- * path under the API base (or an absolute URL, e.g. a `links.next`) with a bearer token, and
- * parses the answer. `defaultToken` is used when a call names none.
+ * Holds every typed call to the API document (packages/client, generated from it): the answer's
+ * status must be one the document declares for that operation, and a JSON:API body must come
+ * with the JSON:API media type. So a change of the API that the document does not describe fails
+ * the end-to-end tests at once, besides `tsc` failing on paths, parameters and bodies.
+ */
+const documentedAnswers: Middleware = {
+  onResponse({ schemaPath, request, response }) {
+    const responses = documentedStatuses()[schemaPath]?.[request.method];
+    if (responses === undefined) throw new Error(`${request.method} ${schemaPath} is not in the API document`);
+    if (responses[String(response.status)] === undefined) throw new Error(`${request.method} ${schemaPath} answered ${response.status}, which the API document does not declare (it declares ${Object.keys(responses).join(', ')})`);
+    if (response.status !== 204) expect(response.headers.get('content-type'), `${request.method} ${schemaPath}`).toBe('application/vnd.api+json');
+    return undefined;
+  },
+};
+
+/**
+ * A JSON:API client of one running gateway for end-to-end tests. `typed` is the generated
+ * client of @inkwell/client (paths, parameters and bodies checked against the API document by
+ * tsc, answers checked against it at run time); `answer` turns its results into an Answer and
+ * `auth` gives the headers of a token. `call` sends a raw request to a path under the API base
+ * (or an absolute URL, e.g. a `links.next`) — for what the document cannot express: malformed
+ * paths, parameters and bodies that a test sends on purpose. `defaultToken` is used when a call
+ * names none.
  */
 export class JsonApiClient {
+  /** The typed client (openapi-fetch); pass `headers: client.auth(token)` to each call. */
+  readonly typed: InkwellClient;
+
   constructor(
     private readonly apiUrl: string,
     private readonly defaultToken: () => string,
-  ) {}
+  ) {
+    this.typed = createInkwellClient({ baseUrl: apiUrl });
+    this.typed.use(documentedAnswers);
+  }
+
+  /** The Authorization header of `token` (the default token when undefined, none when null). */
+  auth(token?: string | null): Record<string, string> {
+    const value = token === undefined ? this.defaultToken() : token;
+    return value === null ? {} : { Authorization: `Bearer ${value}` };
+  }
 
   /** Sends `method path` and returns status, headers and the parsed document ({} for an empty body). */
   async call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = { ...options.headers };
-    const token = options.token === undefined ? this.defaultToken() : options.token;
-    if (token !== null) headers.authorization = `Bearer ${token}`;
+    const headers: Record<string, string> = { ...options.headers, ...this.auth(options.token) };
     if (options.body !== undefined) headers['content-type'] = 'application/vnd.api+json';
     const url = path.startsWith('http') ? path : `${this.apiUrl}${path}`;
     const response = await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
@@ -67,6 +111,12 @@ export class JsonApiClient {
     }
     return items;
   }
+}
+
+/** The Answer of a typed call: its status, headers and document (the data or the errors). */
+export function answer(result: { data?: unknown; error?: unknown; response: Response }): Answer {
+  const body = (result.data ?? result.error ?? {}) as Body;
+  return { status: result.response.status, headers: result.response.headers, body };
 }
 
 /** Asserts `status` (the errors are the failure message) and returns the document. */
