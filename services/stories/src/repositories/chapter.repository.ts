@@ -79,19 +79,35 @@ export class ChapterRepository {
   }
 
   /**
-   * A page of the chapters of story `storyId` in chapter order (without content), drafts only
-   * when `withDrafts`, starting after chapter number `afterNumber`; `limit + 1` rows are read so
-   * the caller knows whether more follow.
+   * A page of the chapters of story `storyId` in chapter order, drafts only when `withDrafts`,
+   * starting after chapter number `afterNumber`; `limit + 1` rows are read so the caller knows
+   * whether more follow. With `textBudgetBytes`, the chapters come with their content and the
+   * page ends after the chapter whose text (content plus content_html) brings the page's total
+   * to the budget (the first chapter always stays); the sizes are read from storage without
+   * fetching the text, and text past the budget is never sent to us.
    */
-  async listByStory(storyId: string, withDrafts: boolean, limit: number, afterNumber: number | undefined): Promise<{ chapters: Chapter[]; more: boolean }> {
+  async listByStory(storyId: string, withDrafts: boolean, limit: number, afterNumber: number | undefined, textBudgetBytes?: number): Promise<{ chapters: Chapter[]; more: boolean }> {
     try {
-      const { rows } = await this.pool.query<ChapterRow>(
-        `SELECT ${chapterColumns(false)} FROM chapters c
+      const params = [storyId, withDrafts, afterNumber ?? 0, limit + 1];
+      const page = `SELECT ${chapterColumns(textBudgetBytes !== undefined)} FROM chapters c
          WHERE c.story_id = $1 AND (c.published OR $2) AND c.chapter_number > $3
-         ORDER BY c.chapter_number LIMIT $4`,
-        [storyId, withDrafts, afterNumber ?? 0, limit + 1],
+         ORDER BY c.chapter_number LIMIT $4`;
+      if (textBudgetBytes === undefined) {
+        const { rows } = await this.pool.query<ChapterRow>(page, params);
+        return { chapters: rows.slice(0, limit).map(toChapter), more: rows.length > limit };
+      }
+      // The running total before each chapter decides: a chapter is kept while the text before it
+      // is under the budget, so the page ends with the chapter that reaches it.
+      const { rows } = await this.pool.query<ChapterRow & { before: string; fetched: string }>(
+        `SELECT * FROM (
+           SELECT p.*, count(*) OVER () AS fetched,
+             coalesce(sum(octet_length(p.content) + octet_length(p.content_html)) OVER (ORDER BY p.chapter_number ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+           FROM (${page}) p
+         ) sized WHERE before < $5 ORDER BY chapter_number`,
+        [...params, textBudgetBytes],
       );
-      return { chapters: rows.slice(0, limit).map(toChapter), more: rows.length > limit };
+      const kept = rows.slice(0, limit);
+      return { chapters: kept.map(toChapter), more: Number(rows[0]?.fetched ?? 0) > kept.length };
     } catch (error) {
       throw translatePgError(error);
     }

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { renderMarkdownFields } from '@inkwell/markdown';
-import { countWords, type Chapter } from '../domain/chapter.js';
+import { CHAPTER_PAGE_TEXT_BUDGET_BYTES, countWords, type Chapter } from '../domain/chapter.js';
 import { decodePosition, encodePosition, pageSizeOf } from '../domain/list.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type Story, type Viewer } from '../domain/story.js';
 import type { ChapterChange, ChapterInStory, ChapterRepository } from '../repositories/chapter.repository.js';
@@ -47,9 +47,12 @@ export class ChapterService {
 
   /**
    * GET /stories/:id/chapters: the story must be visible (as GetStory); its draft chapters are
-   * listed for its author with read_stories only.
+   * listed for its author with read_stories only. With `includeContent` the chapters carry their
+   * content, the page ends early at CHAPTER_PAGE_TEXT_BUDGET_BYTES of text (the rest follows
+   * from `nextAfter`), and each published chapter of a published story counts a view as by
+   * getChapter (docs/api/stories.md).
    */
-  async listChapters(storyId: string, page: PageInput, viewer: Viewer): Promise<ChapterPage> {
+  async listChapters(storyId: string, page: PageInput, viewer: Viewer, includeContent = false): Promise<ChapterPage> {
     const story = await this.storyService.getStory(storyId, viewer);
     const limit = pageSizeOf(page.pageSize);
     if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
@@ -61,7 +64,10 @@ export class ChapterService {
       }
       afterNumber = Number(position.key);
     }
-    const { chapters, more } = await this.chapters.listByStory(story.id, canSeeDraftsOf(story.authorId, viewer), limit, afterNumber);
+    const { chapters, more } = await this.chapters.listByStory(story.id, canSeeDraftsOf(story.authorId, viewer), limit, afterNumber, includeContent ? CHAPTER_PAGE_TEXT_BUDGET_BYTES : undefined);
+    if (includeContent && story.published && viewer.userId !== story.authorId) {
+      await Promise.all(chapters.filter((chapter) => chapter.published).map((chapter) => this.countView({ chapter, authorId: story.authorId, storyPublished: true }, viewer)));
+    }
     const last = chapters.at(-1);
     return { chapters, nextAfter: more && last ? encodePosition({ sort: CHAPTER_ORDER, key: String(last.chapterNumber), id: last.id }) : '' };
   }

@@ -109,7 +109,7 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
       return {};
     },
     async listChapters(request, ctx) {
-      const page = await chapters.listChapters(request.storyId, { pageSize: request.pageSize, after: request.after }, ctx.caller);
+      const page = await chapters.listChapters(request.storyId, { pageSize: request.pageSize, after: request.after }, ctx.caller, request.includeContent);
       return { chapters: page.chapters.map(toProtoChapter), nextAfter: page.nextAfter };
     },
     async batchGetChapters(request, ctx) {
