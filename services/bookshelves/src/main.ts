@@ -10,7 +10,7 @@ import { BOOKSHELVES_SCHEMA, openBookshelvesDatabase } from './database.js';
 import { BookshelfItemRepository } from './repositories/bookshelf-item.repository.js';
 import { BookshelfRepository } from './repositories/bookshelf.repository.js';
 import { StoryDirectoryRepository } from './repositories/story-directory.repository.js';
-import { seedDemoBookshelves } from './seed/demo.seed.js';
+import { seedDemoBookshelvesWhenListed } from './seed/demo.seed.js';
 import { createBookshelvesServer } from './server.js';
 import { BookshelfItemService } from './services/bookshelf-item.service.js';
 import { BookshelfService } from './services/bookshelf.service.js';
@@ -39,14 +39,14 @@ async function main(): Promise<void> {
   const stories = createStoryConsumer({ kafka, pool, logger });
   await stories.start();
 
-  if (config.SEED_DEMO_DATA) {
-    // Demo data never stops the service: without it the API still works.
-    await seedDemoBookshelves({ shelves, items, stories: storyDirectory, logger }).catch((error: unknown) => logger.warn({ err: error }, 'bookshelves demo seed failed'));
-  }
-
   const server = createBookshelvesServer({ logger, verifier: auth.verifier, shelves, items });
   const port = await server.listen(`${config.BOOKSHELVES_GRPC_HOST}:${config.BOOKSHELVES_GRPC_PORT}`);
   logger.info({ port }, 'bookshelves service listening');
+
+  if (config.SEED_DEMO_DATA) {
+    // In the background: demo data never holds up or stops the service (the API works without it).
+    void seedDemoBookshelvesWhenListed({ shelves, items, stories: storyDirectory, logger });
+  }
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');

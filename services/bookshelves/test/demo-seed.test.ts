@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookshelfPrivacy } from '@inkwell/proto/bookshelves';
-import { seedDemoBookshelves } from '../src/seed/demo.seed.js';
+import { seedDemoBookshelves, seedDemoBookshelvesWhenListed } from '../src/seed/demo.seed.js';
 import { logger, startBookshelvesHarness, user, type BookshelvesHarness } from './support.js';
 import { storyMaker } from './stories.js';
 
@@ -27,8 +27,15 @@ describe('the bookshelves demo seed', () => {
   const seed = () => seedDemoBookshelves({ ...h.services, stories: h.services.directory, logger });
   const shelvesOf = async (owner: string) => (await h.client.listUserBookshelves({ userId: owner }, user(owner))).bookshelves;
 
+  it('waits until the stories service lists stories (its search index is built after it starts), then gives up', async () => {
+    expect(await seedDemoBookshelvesWhenListed({ ...h.services, stories: h.services.directory, logger }, { attempts: 2, intervalMs: 10 })).toBe(false);
+    expect(await shelvesOf('11')).toEqual([]);
+  });
+
   it('gives every demo author public and private shelves holding other authors’ published stories', async () => {
-    await seed();
+    // What the index consumer does in a running system: GET /stories lists them from now on.
+    await h.stories.indexStories([...storiesBy.values()].flat());
+    expect(await seedDemoBookshelvesWhenListed({ ...h.services, stories: h.services.directory, logger }, { attempts: 2, intervalMs: 10 })).toBe(true);
     for (const owner of authors) {
       const shelves = await shelvesOf(owner);
       expect(shelves.map((shelf) => [shelf.name, shelf.privacy])).toEqual([

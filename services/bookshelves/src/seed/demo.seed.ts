@@ -31,13 +31,10 @@ export interface DemoSeedDeps {
  * each story is recorded at once. A user who has any shelf already is left alone, so a second
  * start changes nothing.
  */
-export async function seedDemoBookshelves(deps: DemoSeedDeps): Promise<void> {
+export async function seedDemoBookshelves(deps: DemoSeedDeps): Promise<boolean> {
   const requestId = 'bookshelves-demo-seed';
   const stories = await deps.stories.latestPublished(STORY_POOL, requestId);
-  if (stories.length === 0) {
-    deps.logger.warn('no published stories to shelve; skipping the bookshelves demo seed');
-    return;
-  }
+  if (stories.length === 0) return false;
   const owners = [...new Set(stories.map((story) => story.authorId))].sort((a, b) => Number(a) - Number(b));
   for (const [index, owner] of owners.entries()) {
     const caller: ForwardedCaller = { requestId, userId: owner, scopes: [READ_BOOKSHELVES, WRITE_BOOKSHELVES, READ_STORIES] };
@@ -54,6 +51,33 @@ export async function seedDemoBookshelves(deps: DemoSeedDeps): Promise<void> {
     }
     deps.logger.info({ userId: owner, shelves: DEMO_SHELVES.length }, 'demo bookshelves ready');
   }
+  return true;
+}
+
+/** How often, and how many times, {@link seedDemoBookshelvesWhenListed} asks again. */
+export interface SeedRetry {
+  readonly attempts: number;
+  readonly intervalMs: number;
+}
+
+/**
+ * Runs {@link seedDemoBookshelves} once the stories service lists published stories. On a fresh
+ * machine the stories service builds its search index in the background after it starts
+ * (docs/api/stories.md, "Search"), so GET /stories is empty or unavailable for a few seconds:
+ * the seed asks again every `intervalMs`, at most `attempts` times, then gives up with a warning.
+ * Resolves true when the shelves were seeded (or already there).
+ */
+export async function seedDemoBookshelvesWhenListed(deps: DemoSeedDeps, retry: SeedRetry = { attempts: 90, intervalMs: 2_000 }): Promise<boolean> {
+  for (let attempt = 1; attempt <= retry.attempts; attempt++) {
+    try {
+      if (await seedDemoBookshelves(deps)) return true;
+    } catch (error) {
+      deps.logger.debug({ err: error, attempt }, 'bookshelves demo seed not possible yet');
+    }
+    if (attempt < retry.attempts) await new Promise((resolve) => setTimeout(resolve, retry.intervalMs).unref());
+  }
+  deps.logger.warn({ attempts: retry.attempts }, 'no published stories listed by the stories service; the bookshelves demo seed gave up');
+  return false;
 }
 
 /** `count` distinct stories taken cyclically from `stories`, starting at `start` (fewer when there are fewer). */
