@@ -66,6 +66,12 @@ export type GrpcClient<S extends DescService> = {
  * at 5 s so a restarted service is used again quickly (grpc-js defaults to up to 120 s).
  */
 const DEFAULT_CHANNEL_OPTIONS: ChannelOptions = {
+  // Per-call balancing over every address the target resolves to (docs/api/foundation.md,
+  // "Internal calls"): a Kubernetes headless Service resolves to every ready pod.
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  // Look the name up again at most every 10 s when a connection drops (default 30 s), and
+  // whenever a server ends a connection for its age, so new pods are found quickly.
+  'grpc.dns_min_time_between_resolutions_ms': 10_000,
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.keepalive_permit_without_calls': 1,
@@ -76,12 +82,24 @@ const DEFAULT_CHANNEL_OPTIONS: ChannelOptions = {
 const DEFAULT_DEADLINE_MS = 5_000;
 
 /**
- * Creates a promise client for `service` at `address` (`host:port`, no TLS) over a single
- * channel, which grpc-js reuses for every call; create one client per backend and keep it.
- * Connecting is lazy: creating a client never fails because the server is down.
+ * The grpc-js target of `address`: a plain `host:port` becomes `dns:///host:port`, so that every
+ * address the name resolves to is used (and looked up again); a target that already names its
+ * resolver (`dns:`, `ipv4:`, `ipv6:`, `unix:`) is kept as given, e.g.
+ * `ipv4:127.0.0.1:5001,127.0.0.1:5002` for two local replicas.
+ */
+export function grpcTarget(address: string): string {
+  return /^(dns|ipv4|ipv6|unix|unix-abstract):/.test(address) ? address : `dns:///${address}`;
+}
+
+/**
+ * Creates a promise client for `service` at `address` (`host:port` or a grpc-js target, see
+ * {@link grpcTarget}; no TLS) over a single channel, which grpc-js reuses for every call; create
+ * one client per backend and keep it. Calls are balanced round robin over every address the name
+ * resolves to (one connection each). Connecting is lazy: creating a client never fails because
+ * the server is down.
  */
 export function createGrpcClient<S extends DescService>(service: S, address: string, options: GrpcClientOptions = {}): GrpcClient<S> {
-  const client = new Client(address, credentials.createInsecure(), { ...DEFAULT_CHANNEL_OPTIONS, ...options.channelOptions });
+  const client = new Client(grpcTarget(address), credentials.createInsecure(), { ...DEFAULT_CHANNEL_OPTIONS, ...options.channelOptions });
   const defaultDeadlineMs = options.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const healthCheck = createMethodDefinition(Health.method.check);
   const signer = options.signer;

@@ -73,10 +73,16 @@ type UnaryFn = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
 /** How a method's calls are authenticated: not at all (health), or by assertion with optional issuer list. */
 type Authentication = { kind: 'none' } | { kind: 'assertion'; issuers: readonly string[] | undefined };
 
-/** Server keepalive: notice dead peers of long-lived calls (Health/Watch) within about a minute. */
+/**
+ * Server keepalive: notice dead peers of long-lived calls (Health/Watch) within about a minute.
+ * Connections are closed gracefully after 5 minutes (calls in flight get 30 s more), so clients
+ * resolve the service's name again and spread their calls over pods started since.
+ */
 const DEFAULT_SERVER_OPTIONS: ChannelOptions = {
   'grpc.keepalive_time_ms': 60_000,
   'grpc.keepalive_timeout_ms': 20_000,
+  'grpc.max_connection_age_ms': 5 * 60_000,
+  'grpc.max_connection_age_grace_ms': 30_000,
 };
 
 /** Lets a deadline that grpc-js noticed a hair before our own timer still count as a deadline. */
