@@ -11,6 +11,13 @@ export interface RunningProcess {
   output(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
   stop(graceMs?: number): Promise<void>;
+  /** Sends `signal` (e.g. SIGKILL to simulate a crash) and resolves when the process has exited. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /**
+   * Starts the process again with the same entry and environment (so the same port) after it
+   * has exited or been stopped, and waits until it is ready; `child` is the new process after.
+   */
+  restart(): Promise<void>;
 }
 
 /** Options of {@link startProcess}. */
@@ -32,6 +39,43 @@ export interface StartProcessOptions {
  * tsx), waits until `ready` says so, and fails with the process output if it exits or times out.
  */
 export async function startProcess(options: StartProcessOptions): Promise<RunningProcess> {
+  let current = spawnChild(options);
+  const exited = (): boolean => current.child.exitCode !== null || current.child.signalCode !== null;
+  const running: RunningProcess = {
+    name: options.name,
+    get child() {
+      return current.child;
+    },
+    output: () => current.output(),
+    async stop(graceMs = 5_000) {
+      if (exited()) return;
+      current.child.kill('SIGTERM');
+      const timer = setTimeout(() => current.child.kill('SIGKILL'), graceMs);
+      await current.exited;
+      clearTimeout(timer);
+    },
+    async kill(signal) {
+      if (exited()) return;
+      current.child.kill(signal);
+      await current.exited;
+    },
+    async restart() {
+      await running.stop();
+      current = spawnChild(options);
+      await waitReady(options, running);
+    },
+  };
+  await waitReady(options, running);
+  return running;
+}
+
+interface SpawnedChild {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<void>;
+}
+
+function spawnChild(options: StartProcessOptions): SpawnedChild {
   const root = repoRoot();
   const child = spawn(process.execPath, ['--conditions=@inkwell/source', '--import', 'tsx', join(root, options.entry)], {
     cwd: root,
@@ -49,28 +93,19 @@ export async function startProcess(options: StartProcessOptions): Promise<Runnin
     child.stderr?.pipe(process.stderr);
   }
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { child, output: () => output, exited };
+}
 
-  const running: RunningProcess = {
-    name: options.name,
-    child,
-    output: () => output,
-    async stop(graceMs = 5_000) {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-
+/** Polls `options.ready` until it says so; fails with the output if the process exits or times out. */
+async function waitReady(options: StartProcessOptions, running: RunningProcess): Promise<void> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}:\n${output}`);
-    if (await options.ready().catch(() => false)) return running;
+    if (running.child.exitCode !== null) throw new Error(`${options.name} exited with ${running.child.exitCode}:\n${running.output()}`);
+    if (await options.ready().catch(() => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   await running.stop();
-  throw new Error(`${options.name} was not ready in time:\n${output}`);
+  throw new Error(`${options.name} was not ready in time:\n${running.output()}`);
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
