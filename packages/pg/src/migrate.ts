@@ -4,6 +4,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { quoteIdentifier } from './identifier.js';
 import { stderrLogger, type PgLogger } from './logger.js';
+import { createPool } from './pool.js';
 
 /**
  * One forward-only migration. `version` is its primary key in `schema_migrations` and must never
@@ -69,7 +70,10 @@ export async function migrate(pool: pg.Pool, options: MigrateOptions): Promise<{
   try {
     await client.query('SELECT pg_advisory_lock($1::bigint)', [lockKey]);
     try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      // Created only when missing: a migrator role owns its schema but may not create schemas
+      // (docs/api/foundation.md, "Stores and least privilege").
+      const { rowCount: exists } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [options.schema]);
+      if (!exists) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await client.query(
         `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
            version text PRIMARY KEY,
@@ -181,4 +185,24 @@ function checksum(sql: string): string {
 export function advisoryLockKey(name: string): string {
   const digest = createHash('sha256').update(name).digest();
   return digest.readBigInt64BE(0).toString();
+}
+
+/** Options of {@link migrateSchema}. */
+export interface MigrateSchemaOptions extends MigrateOptions {
+  /** Shown in `pg_stat_activity.application_name`. */
+  applicationName?: string;
+}
+
+/**
+ * Runs `migrate` over a connection of its own to `connectionString` (the migration role's URL,
+ * DATABASE_MIGRATION_URL, or DATABASE_URL where one role does everything) and closes it, so the
+ * owner's credentials are not kept open by the process after start.
+ */
+export async function migrateSchema(connectionString: string, options: MigrateSchemaOptions): Promise<{ applied: string[] }> {
+  const pool = createPool({ connectionString, schema: options.schema, max: 1, ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }), ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  try {
+    return await migrate(pool, options);
+  } finally {
+    await pool.end();
+  }
 }
