@@ -27,7 +27,7 @@ closed loop of concurrent requests. Prints a Markdown table (p50, p95, p99, req/
   --duration <s>        measured seconds per scenario (default 20)
   --warmup <s>          unmeasured seconds before each (default 3)
   --scale <f>           share of each suite's data set to seed when missing (default 1; e.g. 0.01 to
-                        check a fresh machine in minutes; data already there is kept)
+                        check a fresh machine in minutes; data already there is kept; not with --write)
   --write <file>        also write each suite's section into this Markdown file (e.g. docs/benchmarks.md)
   --priority <n>        run the measured processes (load generator, services, gateway, and the
                         Postgres backends of the benchmark database) at this nice value, e.g. --priority=-10,
@@ -62,6 +62,8 @@ async function main(): Promise<void> {
   const durationMs = positive('duration', values.duration) * 1000;
   const warmupMs = Number(values.warmup) * 1000;
   const scale = positive('scale', values.scale);
+  // A table states the documented data set; a scaled run is a check, not a result.
+  if (scale !== 1 && values.write !== undefined) throw new Error('--write records results of the full data sets only (no --scale)');
   const priority = values.priority === undefined ? undefined : Number(values.priority);
   if (priority !== undefined && !(Number.isInteger(priority) && priority >= -20 && priority <= 19)) throw new Error('--priority must be a nice value from -20 to 19');
   const suites = values.suite === undefined ? SUITES : values.suite.map((name) => SUITES.find((suite) => suite.name === name) ?? fail(`unknown suite ${name}`));
