@@ -50,3 +50,18 @@ export const markdownEnv = {
 };
 
 export { internalAuthEnv, internalAuthSettings } from './internal-auth.js';
+export {
+  databaseEnv,
+  kafkaEnv,
+  kafkaSettings,
+  metricsEnv,
+  redisEnv,
+  redisSettings,
+  refineKafkaEnv,
+  refineRedisEnv,
+  KAFKA_SASL_MECHANISMS,
+  type KafkaConnectionSettings,
+  type KafkaEnv,
+  type RedisConnectionSettings,
+  type RedisEnv,
+} from './stores.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '@inkwell/logging';
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
 
 /** Options of `createKafka`. */
 export interface KafkaOptions {
@@ -14,6 +14,10 @@ export interface KafkaOptions {
    * test suite starts many. Empty in production.
    */
   namespace?: string;
+  /** TLS to the brokers, with a CA bundle (PEM text) when not the system's (KAFKA_SSL, KAFKA_SSL_CA_FILE). */
+  ssl?: { ca?: string };
+  /** SASL authentication (KAFKA_SASL_*; `kafkaSettings` of @inkwell/config gives both). */
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
 }
 
 const namespaces = new WeakMap<Kafka, string>();
@@ -31,16 +35,32 @@ export function namespaced(kafka: Kafka, name: string): string {
 const EXPECTED_WARNINGS = ['Limiting retries for the idempotent producer'];
 
 /**
- * Creates the kafkajs client of a process. Its log lines go to our pino logger with the kafkajs
- * namespace attached, and only warnings and errors are kept: group joins and connection chatter
- * stay out of the logs.
+ * The connection part of the kafkajs client configuration: brokers (trimmed, empty entries
+ * dropped), TLS (`true` for the system CAs, or the given CA bundle) and SASL, each only when
+ * configured: locally the client is plaintext without authentication.
+ */
+export function kafkaClientConfig(options: Pick<KafkaOptions, 'brokers' | 'clientId' | 'ssl' | 'sasl'>): Pick<KafkaConfig, 'clientId' | 'brokers' | 'ssl' | 'sasl'> {
+  const brokers = typeof options.brokers === 'string' ? options.brokers.split(',') : [...options.brokers];
+  const config: Pick<KafkaConfig, 'clientId' | 'brokers' | 'ssl' | 'sasl'> = { clientId: options.clientId, brokers: brokers.map((broker) => broker.trim()).filter(Boolean) };
+  if (options.ssl !== undefined) config.ssl = options.ssl.ca === undefined ? true : { ca: [options.ssl.ca] };
+  if (options.sasl !== undefined) {
+    const { username, password } = options.sasl;
+    // One literal per mechanism: kafkajs types each mechanism's options separately.
+    config.sasl = options.sasl.mechanism === 'plain' ? { mechanism: 'plain', username, password } : options.sasl.mechanism === 'scram-sha-256' ? { mechanism: 'scram-sha-256', username, password } : { mechanism: 'scram-sha-512', username, password };
+  }
+  return config;
+}
+
+/**
+ * Creates the kafkajs client of a process (TLS and SASL as configured, see
+ * {@link kafkaClientConfig}). Its log lines go to our pino logger with the kafkajs namespace
+ * attached, and only warnings and errors are kept: group joins and connection chatter stay out
+ * of the logs.
  */
 export function createKafka(options: KafkaOptions): Kafka {
-  const brokers = typeof options.brokers === 'string' ? options.brokers.split(',') : [...options.brokers];
   const logger = options.logger.child({ component: 'kafkajs' });
   const kafka = new Kafka({
-    clientId: options.clientId,
-    brokers: brokers.map((broker) => broker.trim()).filter(Boolean),
+    ...kafkaClientConfig(options),
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => {
       const { message, timestamp: _timestamp, logger: _name, ...extra } = entry.log;

@@ -4,17 +4,42 @@ import type { Logger } from '@inkwell/logging';
 export type { Redis } from 'ioredis';
 
 /**
- * Creates the Redis client of a process (cursor state, rate limits, caches).
+ * Where and how to connect: a `redis://` or `rediss://` (TLS) URL, user and password in it for an
+ * ACL user, and the CA bundle (PEM text) of a TLS server signed by a private CA. A plain URL
+ * string is the same as `{ url }`.
+ */
+export interface RedisConnection {
+  url: string;
+  tlsCa?: string;
+}
+
+/**
+ * The ioredis options a connection adds to the URL's own (host, port, user, password and
+ * database come from the URL): for `rediss://`, TLS with the server name checked against the
+ * URL's host and the given CA bundle (else the system's CAs); nothing for `redis://`.
+ */
+export function redisClientOptions(connection: string | RedisConnection): RedisOptions {
+  const { url, tlsCa } = typeof connection === 'string' ? { url: connection, tlsCa: undefined } : connection;
+  if (!url.startsWith('rediss://')) return {};
+  const servername = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return { tls: tlsCa === undefined ? { servername } : { servername, ca: [tlsCa] } };
+}
+
+/**
+ * Creates the Redis client of a process (cursor state, rate limits, caches), over TLS and as an
+ * ACL user when the connection says so (see {@link redisClientOptions}).
  * Commands fail fast while Redis is unreachable instead of queueing without bound, so a request
  * answers 503 rather than hanging; the client keeps reconnecting in the background, and connection
  * errors go to `logger` (at most one line per 10 s) instead of stderr.
  */
-export function createRedis(url: string, options: RedisOptions = {}, logger?: Logger): Redis {
+export function createRedis(connection: string | RedisConnection, options: RedisOptions = {}, logger?: Logger): Redis {
+  const url = typeof connection === 'string' ? connection : connection.url;
   const redis = new Redis(url, {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    ...redisClientOptions(connection),
     ...options,
   });
   // Without a listener ioredis prints every connection error to stderr; log them once per burst instead.

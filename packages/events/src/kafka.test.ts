@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { kafkaClientConfig } from './kafka.js';
+
+describe('kafkaClientConfig', () => {
+  it('connects in plaintext without authentication when nothing is configured (local dev)', () => {
+    expect(kafkaClientConfig({ clientId: 'inkwell-users', brokers: ' a:9092, ,b:9092 ' })).toEqual({ clientId: 'inkwell-users', brokers: ['a:9092', 'b:9092'] });
+  });
+
+  it('uses TLS with the system CAs, or trusts exactly the given CA bundle', () => {
+    expect(kafkaClientConfig({ clientId: 'c', brokers: ['a:9093'], ssl: {} }).ssl).toBe(true);
+    expect(kafkaClientConfig({ clientId: 'c', brokers: ['a:9093'], ssl: { ca: 'PEM' } }).ssl).toEqual({ ca: ['PEM'] });
+  });
+
+  it('passes the SASL mechanism and credentials through', () => {
+    for (const mechanism of ['plain', 'scram-sha-256', 'scram-sha-512'] as const) {
+      expect(kafkaClientConfig({ clientId: 'c', brokers: ['a:9094'], ssl: {}, sasl: { mechanism, username: 'inkwell-stories', password: 'pw' } })).toEqual({
+        clientId: 'c',
+        brokers: ['a:9094'],
+        ssl: true,
+        sasl: { mechanism, username: 'inkwell-stories', password: 'pw' },
+      });
+    }
+  });
+});
