@@ -484,7 +484,7 @@ describe('include and fields', () => {
     expectError(await api('GET', `/chapters/${publishedChapterId}?include=story.chapters`), 400, 'invalid_include', { parameter: 'include' });
     expectError(await api('GET', '/stories?fields[story]=title,body'), 400, 'invalid_fields', { parameter: 'fields[story]' });
     expectError(await api('GET', '/stories?fields[bookshelf]=name'), 400, 'invalid_fields', { parameter: 'fields[bookshelf]' });
-    expectError(await api('GET', `/stories/${publishedStory.id}/chapters?fields[chapter]=content`), 400, 'invalid_fields', { parameter: 'fields[chapter]' });
+    expectError(await api('GET', `/stories/${publishedStory.id}?include=chapters&fields[chapter]=content`), 400, 'invalid_fields', { parameter: 'fields[chapter]' });
   });
 
   it('lists a story chapters in order and tags without links', async () => {

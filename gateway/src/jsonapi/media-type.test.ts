@@ -20,6 +20,9 @@ describe('isAcceptedRequestMediaType', () => {
     'multipart/form-data; boundary=x',
     'application/json; charset=latin1',
     'application/vnd.api+json; ext="https://jsonapi.org/ext/atomic"',
+    'application/vnd.api+json; charset=utf-8',
+    'application/vnd.api+json; version=1.1',
+    'application/vnd.api+json; profile="https://example.com/profile"; q=1',
     'application/json; broken',
     'application/jsonx',
   ])('rejects %s', (header) => {

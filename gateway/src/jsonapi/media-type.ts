@@ -29,19 +29,18 @@ export function parseMediaType(header: string | undefined): MediaType | undefine
 }
 
 /**
- * Whether a request body of this Content-Type is accepted (contract §1, §10):
- * `application/vnd.api+json` or `application/json`, with any parameters except a charset other
- * than UTF-8 (JSON is UTF-8, RFC 8259) and, on the JSON:API type, the `ext` parameter (JSON:API
- * 1.1: we support no extensions, so a request asking for one is 415). `profile` is allowed and
- * ignored, as JSON:API permits.
+ * Whether a request body of this Content-Type is accepted (docs/api/foundation.md):
+ * `application/json` with any parameters except a charset other than UTF-8 (JSON is UTF-8,
+ * RFC 8259), or `application/vnd.api+json` with no parameter but `profile` (allowed and
+ * ignored): JSON:API 1.1 makes any other media type parameter a 415, and `ext` too, since we
+ * support no extensions.
  */
 export function isAcceptedRequestMediaType(header: string | undefined): boolean {
   const mediaType = parseMediaType(header);
   if (mediaType === undefined) return false;
   const { essence, parameters } = mediaType;
   if (essence !== 'application/vnd.api+json' && essence !== 'application/json') return false;
+  if (essence === 'application/vnd.api+json') return [...parameters.keys()].every((name) => name === 'profile');
   const charset = parameters.get('charset');
-  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') return false;
-  if (essence === 'application/vnd.api+json' && parameters.has('ext')) return false;
-  return true;
+  return charset === undefined || charset.toLowerCase() === 'utf-8';
 }

@@ -63,6 +63,8 @@ describe('parseListQuery: rejections', () => {
     ['filter[ids]=1&filter[ids]=2', 'invalid_parameter', 'filter[ids]'],
     ['filter[ids]=1,,2', 'invalid_parameter', 'filter[ids]'],
     ['unknown=1', 'invalid_parameter', 'unknown'],
+    ['query=a%00b', 'invalid_parameter', 'query'],
+    ['filter[author]=1&sort=-num_words%00', 'invalid_parameter', 'sort'],
     ['page[offset]=2', 'invalid_parameter', 'page[offset]'],
     ['page[number]=2', 'invalid_parameter', 'page[number]'],
     ['page[size]=0', 'invalid_parameter', 'page[size]'],

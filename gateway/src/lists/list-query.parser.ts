@@ -48,11 +48,13 @@ export function parseListQuery<F extends FilterSpecs, S extends string, P extend
 
   query.forEach((value, name) => {
     if (name === 'sort' && spec.sort !== undefined) {
+      if (value.includes('\u0000')) throw nulCharacter(name);
       sortValues.push(value);
       return;
     }
     if (seen.has(name)) throw AppError.badParameter(name, `${name} is given more than once.`);
     seen.add(name);
+    if (value.includes('\u0000')) throw nulCharacter(name);
     if (document.accept(name, value)) return;
     const filter = FILTER.exec(name);
     if (filter !== null) {
@@ -108,6 +110,7 @@ export function parseDocumentQuery(spec: DocumentSpec, query: QueryParams): Docu
   query.forEach((value, name) => {
     if (seen.has(name)) throw AppError.badParameter(name, `${name} is given more than once.`);
     seen.add(name);
+    if (value.includes('\u0000')) throw nulCharacter(name);
     if (!document.accept(name, value)) throw unknownParameter(name);
   });
   return { spec, include: document.include, fields: document.fields };
@@ -144,4 +147,9 @@ function parseFacets(value: string, offered: readonly string[]): string[] {
 
 function unknownParameter(name: string): AppError {
   return AppError.badParameter(name, `Unknown query parameter "${name}".`);
+}
+
+/** No value of the API may hold U+0000 (docs/api/lists.md "Query parameters"). */
+function nulCharacter(name: string): AppError {
+  return AppError.badParameter(name, `${name} must not contain the NUL character (U+0000).`);
 }

@@ -68,13 +68,36 @@ describe('parseCreateBody', () => {
     expect(parseCreateBody(STORY_WRITE, story({ attributes: { title: '🐉'.repeat(200) } })).attributes.title).toHaveLength(400);
   });
 
-  it('validates relationship linkage with pointers into it', () => {
+  it('answers a relationship that breaks JSON:API structure with 400 invalid_body at its pointer', () => {
     const cases: [unknown, string][] = [
       [{ tags: [{ type: 'tag', id: 'g:1' }] }, '/data/relationships/tags'],
+      [{ tags: 'g:1' }, '/data/relationships/tags'],
+      [{ tags: null }, '/data/relationships/tags'],
+      [{ tags: { links: {} } }, '/data/relationships/tags'],
+      [{ tags: { data: ['g:1'] } }, '/data/relationships/tags/data/0'],
+      [{ tags: { data: 'g:1' } }, '/data/relationships/tags/data'],
+    ];
+    for (const [relationships, pointer] of cases) {
+      expect(answer(() => parseCreateBody(STORY_WRITE, story({ attributes: { title: 't' }, relationships }))), pointer).toMatchObject({ status: 400, errors: [{ code: 'invalid_body', source: { pointer } }] });
+    }
+  });
+
+  it('refuses text holding a NUL character as 422 at its pointer, with the other problems', () => {
+    expect(answer(() => parseCreateBody(STORY_WRITE, story({ attributes: { title: 'a\u0000b', published: 'yes' } })))).toMatchObject({
+      status: 422,
+      errors: [
+        { code: 'validation_failed', source: { pointer: '/data/attributes/title' }, detail: 'title must not contain the NUL character (U+0000).' },
+        { code: 'validation_failed', source: { pointer: '/data/attributes/published' } },
+      ],
+    });
+    expect(parseCreateBody(STORY_WRITE, story({ attributes: { title: 'a\\u0000b' } })).attributes.title).toBe('a\\u0000b');
+  });
+
+  it('validates relationship linkage with pointers into it', () => {
+    const cases: [unknown, string][] = [
       [{ tags: { data: { type: 'tag', id: 'g:1' } } }, '/data/relationships/tags/data'],
       [{ tags: { data: [{ type: 'genre', id: 'g:1' }] } }, '/data/relationships/tags/data/0/type'],
       [{ tags: { data: [{ type: 'tag', id: 'g:1' }, { type: 'tag', id: 'x:2' }] } }, '/data/relationships/tags/data/1/id'],
-      [{ tags: { data: ['g:1'] } }, '/data/relationships/tags/data/0'],
       [{ tags: { data: [1, 2, 3, 4].map((n) => ({ type: 'tag', id: `g:${n}` })) } }, '/data/relationships/tags/data'],
       [{ author: { data: { type: 'user', id: '1' } } }, '/data/relationships/author'],
       [{ reviewers: { data: [] } }, '/data/relationships/reviewers'],

@@ -104,7 +104,42 @@ function resourceObjectOf(body: unknown, type: string): JsonObject {
   for (const member of ['attributes', 'relationships'] as const) {
     if (data[member] !== undefined && !isObject(data[member])) throw bodyError('invalid_body', `/data/${member}`, `data.${member} must be an object.`);
   }
+  for (const [name, relationship] of Object.entries((data.relationships ?? {}) as JsonObject)) checkRelationshipStructure(name, relationship);
   return data;
+}
+
+/**
+ * JSON:API's structure of one relationship (docs/api/lists.md "Write bodies", step 1): an object
+ * with `data`, which is null, a resource identifier object or an array of them. Anything else
+ * is not a JSON:API document: 400 `invalid_body` at the relationship's pointer. Whether the
+ * linkage fits the relationship (to-one or to-many, its type and id) is step 4's 422.
+ */
+function checkRelationshipStructure(name: string, value: unknown): void {
+  const pointer = `/data/relationships/${escapePointer(name)}`;
+  if (!isObject(value) || !Object.hasOwn(value, 'data')) throw bodyError('invalid_body', pointer, `relationships.${name} must be a relationship object { "data": ... }.`);
+  const linkage = value.data;
+  if (linkage === null) return;
+  const identifiers = Array.isArray(linkage) ? linkage : [linkage];
+  identifiers.forEach((identifier, index) => {
+    if (!isObject(identifier)) throw bodyError('invalid_body', `${pointer}/data${Array.isArray(linkage) ? `/${index}` : ''}`, `relationships.${name}.data must hold resource identifier objects { "type", "id" }.`);
+  });
+}
+
+/** The JSON pointer of the first string holding U+0000 within `value` (below `pointer`), if any. */
+function nulCharacterAt(value: unknown, pointer: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? pointer : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulCharacterAt(value[i], `${pointer}/${i}`);
+      if (found !== undefined) return found;
+    }
+  } else if (isObject(value)) {
+    for (const [key, member] of Object.entries(value)) {
+      const found = nulCharacterAt(member, `${pointer}/${escapePointer(key)}`);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 function validateMembers<A extends AttributeWriteSpecs, R extends RelationshipWriteSpecs>(spec: WriteSpec<A, R>, data: JsonObject, creating: boolean): WriteBody<A, R> {
@@ -123,6 +158,12 @@ function validateMembers<A extends AttributeWriteSpecs, R extends RelationshipWr
       if (schema.attributes.includes(name)) problem(pointer, `${name} is read-only.`);
       else if (schema.relationships?.[name] !== undefined) problem(pointer, `${name} is a relationship: send it under data.relationships.`);
       else problem(pointer, `${name} is not an attribute of ${schema.type}.`);
+      continue;
+    }
+    // No text of the API can hold U+0000 (the stores cannot keep it): refused at its pointer.
+    const nul = nulCharacterAt(value, pointer);
+    if (nul !== undefined) {
+      problem(nul, `${name} must not contain the NUL character (U+0000).`);
       continue;
     }
     const parsed = valueSchema.safeParse(value);

@@ -32,7 +32,7 @@ export const CHAPTER_SCHEMA = defineResourceSchema({
 });
 
 /** The heavy chapter fields, for `unavailableFields` of endpoints that list chapters without their text. */
-export const CHAPTER_CONTENT_FIELDS = { fields: ['content', 'content_html'], why: "a chapter's content is returned by GET /chapters/:id (and by chapter writes) only." } as const;
+export const CHAPTER_CONTENT_FIELDS = { fields: ['content', 'content_html'], why: "a chapter's content is returned by GET /chapters/:id and GET /stories/:id/chapters (and by chapter writes) only." } as const;
 
 /** What POST /stories/:id/chapters and PATCH /chapters/:id accept; `title` is required on create. */
 export const CHAPTER_WRITE = defineWriteSpec({

@@ -2,8 +2,8 @@ import { AppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { Chapter, StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, parseCreateBody, parseDocumentQuery, parseListQuery, parseUpdateBody, wantsField, type DocumentResponder } from '../lists/index.js';
-import { CHAPTER_CONTENT_FIELDS, CHAPTER_SCHEMA, CHAPTER_WRITE, toChapterResource } from '../resources/chapter.resource.js';
+import { defineDocumentSpec, defineListSpec, parseCreateBody, parseDocumentQuery, parseListQuery, parseUpdateBody, wantsField, type DocumentResponder, type SparseFieldsets } from '../lists/index.js';
+import { CHAPTER_SCHEMA, CHAPTER_WRITE, toChapterResource } from '../resources/chapter.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';
 import { defineRoute, type RouteDefinition } from '../routing/route.types.js';
@@ -20,14 +20,14 @@ const CHAPTER_INCLUDES = ['story', 'story.author'];
 
 /**
  * GET /stories/:id/chapters: the chapters of a story the caller may see, in chapter order (no
- * sort, no filters), cursor pages of 20 (max 100). Chapter content is not listed: naming it in
- * `fields[chapter]` is 400 (read it with GET /chapters/:id).
+ * sort, no filters), cursor pages of 20 (max 100). `content`/`content_html` only when named in
+ * `fields[chapter]`; then a page ends early at the text budget and counts views
+ * (docs/api/stories.md "Chapter lists with content").
  */
 export const CHAPTER_LIST = defineListSpec({
   resource: CHAPTER_SCHEMA,
   types: CHAPTER_TYPES,
   includes: CHAPTER_INCLUDES,
-  unavailableFields: { chapter: CHAPTER_CONTENT_FIELDS },
   filters: {},
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
 });
@@ -37,6 +37,11 @@ export const CHAPTER_LIST = defineListSpec({
  * `fields`; `content`/`content_html` only when named in `fields[chapter]` (contract §2).
  */
 export const CHAPTER_DOCUMENT = defineDocumentSpec({ resource: CHAPTER_SCHEMA, types: CHAPTER_TYPES, includes: CHAPTER_INCLUDES });
+
+/** Whether `fields[chapter]` asks for the (heavy, opt-in) content. */
+function wantsContent(fields: SparseFieldsets): boolean {
+  return wantsField(fields, CHAPTER_SCHEMA, 'content') || wantsField(fields, CHAPTER_SCHEMA, 'content_html');
+}
 
 /**
  * The chapter endpoints (paths relative to /api/v1). Reads need a valid token (draft chapters
@@ -54,11 +59,17 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
     defineRoute({
       method: 'GET',
       path: '/stories/:id/chapters',
-      doc: { summary: 'The chapters of a story, in order.', query: CHAPTER_LIST, errors: ['insufficient_scope'] },
+      doc: {
+        summary: 'The chapters of a story, in order; with their text when fields[chapter] names content or content_html.',
+        description: 'With content, a page ends early after the chapter that brings its text (content plus content_html) to 16 MiB; follow `links.next` for the rest. Reading content counts views as GET /chapters/:id does.',
+        query: CHAPTER_LIST,
+        errors: ['insufficient_scope'],
+      },
       async handler(request) {
         const query = parseListQuery(CHAPTER_LIST, request.query);
         const position = await documents.cursorStart(request, query);
-        const response = await stories.listChapters({ storyId: request.params.id, pageSize: query.page.size, after: position.after }, { caller: request.caller });
+        const includeContent = wantsContent(query.fields);
+        const response = await stories.listChapters({ storyId: request.params.id, pageSize: query.page.size, after: position.after, includeContent }, { caller: request.caller });
         return documents.cursorPage(request, query, position, response.chapters.map((chapter) => toChapterResource(chapter, links)), response.nextAfter);
       },
     }),
@@ -92,8 +103,7 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
       doc: { summary: 'One chapter; its content only when named in fields[chapter] (counts a view).', query: CHAPTER_DOCUMENT, errors: ['insufficient_scope'] },
       async handler(request) {
         const query = parseDocumentQuery(CHAPTER_DOCUMENT, request.query);
-        const includeContent = wantsField(query.fields, CHAPTER_SCHEMA, 'content') || wantsField(query.fields, CHAPTER_SCHEMA, 'content_html');
-        const { chapter } = await stories.getChapter({ id: request.params.id, includeContent }, { caller: request.caller });
+        const { chapter } = await stories.getChapter({ id: request.params.id, includeContent: wantsContent(query.fields) }, { caller: request.caller });
         return documents.resource(request, query, toResource(chapter));
       },
     }),

@@ -93,7 +93,7 @@ export class JsonApiClient {
   /** Sends `method path` and returns status, headers and the parsed document ({} for an empty body). */
   async call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers, ...this.auth(options.token) };
-    if (options.body !== undefined) headers['content-type'] = 'application/vnd.api+json';
+    if (options.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/vnd.api+json';
     const url = path.startsWith('http') ? path : `${this.apiUrl}${path}`;
     const response = await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
     const text = await response.text();
