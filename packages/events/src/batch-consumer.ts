@@ -2,7 +2,7 @@ import type { Logger } from '@inkwell/logging';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { decodeEnvelope } from './event-consumer.js';
-import { ensureTopics, namespaced } from './kafka.js';
+import { ensureTopics, namespaced, recordSubscription } from './kafka.js';
 
 /**
  * Applies the events of one fetched batch (one partition, in offset order) at once. It must be
@@ -55,7 +55,9 @@ export class BatchEventConsumer {
     try {
       await ensureTopics(this.options.kafka, this.options.topics);
       await this.consumer.connect();
-      await this.consumer.subscribe({ topics: this.options.topics.map((topic) => namespaced(this.options.kafka, topic)), fromBeginning: this.options.fromBeginning ?? true });
+      const topics = this.options.topics.map((topic) => namespaced(this.options.kafka, topic));
+      await this.consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
+      recordSubscription(this.options.kafka, namespaced(this.options.kafka, this.options.groupId), topics);
     } catch (error) {
       this.running = false;
       await this.consumer.disconnect().catch(() => {});

@@ -4,7 +4,7 @@ import type { Logger } from '@inkwell/logging';
 import { translatePgError, withTransaction } from '@inkwell/pg';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
 import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
-import { ensureTopics, namespaced } from './kafka.js';
+import { ensureTopics, namespaced, recordSubscription } from './kafka.js';
 import type pg from 'pg';
 
 /** Where a record came from, for logs and for handlers that care. */
@@ -92,7 +92,9 @@ export class EventConsumer {
       // new cluster): create them first rather than fail the subscription.
       await ensureTopics(this.options.kafka, this.options.topics);
       await this.consumer.connect();
-      await this.consumer.subscribe({ topics: this.options.topics.map((topic) => namespaced(this.options.kafka, topic)), fromBeginning: this.options.fromBeginning ?? true });
+      const topics = this.options.topics.map((topic) => namespaced(this.options.kafka, topic));
+      await this.consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
+      recordSubscription(this.options.kafka, namespaced(this.options.kafka, this.options.groupId), topics);
     } catch (error) {
       this.running = false;
       await this.consumer.disconnect().catch(() => {});

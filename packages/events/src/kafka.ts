@@ -22,6 +22,24 @@ export interface KafkaOptions {
 
 const namespaces = new WeakMap<Kafka, string>();
 
+const subscriptions = new WeakMap<Kafka, Map<string, ReadonlySet<string>>>();
+
+/**
+ * Records that the consumer group `groupId` of this process reads `topics` (names as on the
+ * broker), so that the consumer lag metrics (`registerEventMetrics`) know what to measure.
+ * Called by the consumers of this package when they subscribe.
+ */
+export function recordSubscription(kafka: Kafka, groupId: string, topics: readonly string[]): void {
+  const groups = subscriptions.get(kafka) ?? new Map<string, ReadonlySet<string>>();
+  groups.set(groupId, new Set([...(groups.get(groupId) ?? []), ...topics]));
+  subscriptions.set(kafka, groups);
+}
+
+/** The consumer groups (broker names) this process subscribed through `kafka`, with their topics. */
+export function subscriptionsOf(kafka: Kafka): ReadonlyMap<string, ReadonlySet<string>> {
+  return subscriptions.get(kafka) ?? new Map();
+}
+
 /** The name `topic` (or a consumer group) has on the broker for this client's namespace. */
 export function namespaced(kafka: Kafka, name: string): string {
   return `${namespaces.get(kafka) ?? ''}${name}`;

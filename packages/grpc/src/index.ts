@@ -7,3 +7,4 @@ export { appErrorToGrpcStatus, grpcErrorToAppError, type GrpcErrorStatus } from 
 export { HealthStatus } from './health.js';
 export { createGrpcServer, GrpcServer, type AddServiceOptions, type GrpcServerOptions, type HandlerContext, type IssuerTable, type ServiceImpl } from './server.js';
 export { Metadata, status, type ChannelOptions } from '@grpc/grpc-js';
+export { createMetricsRegistry, grpcMetricsInterceptor, serveMetrics, type MetricsRegistry, type MetricsServer, type MetricsServerOptions } from './metrics.js';

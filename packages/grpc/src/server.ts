@@ -9,6 +9,7 @@ import type { CallerContext } from './caller-context.js';
 import { createServiceDefinition, encodeMessage, methodPath, unaryMethods, type UnaryMethodName } from './definition.js';
 import { toGrpcStatus } from './errors.js';
 import { checkHealth, createWatchHandler, HealthStatus } from './health.js';
+import { grpcMetricsInterceptor, type MetricsRegistry } from './metrics.js';
 
 /** What a handler knows about its call besides the request. */
 export interface HandlerContext {
@@ -66,6 +67,8 @@ export interface GrpcServerOptions {
   verifier: AssertionVerifier;
   /** Extra grpc-js server options, merged over the defaults (keepalive). */
   serverOptions?: ChannelOptions;
+  /** Where to record the RED metrics of every call (`grpcMetricsInterceptor`); none when absent. */
+  metrics?: MetricsRegistry;
 }
 
 type UnaryFn = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
@@ -102,7 +105,11 @@ export class GrpcServer {
   constructor(options: GrpcServerOptions) {
     this.#logger = options.logger;
     this.#verifier = options.verifier;
-    this.#server = new Server({ ...DEFAULT_SERVER_OPTIONS, ...options.serverOptions });
+    this.#server = new Server({
+      ...DEFAULT_SERVER_OPTIONS,
+      ...options.serverOptions,
+      ...(options.metrics === undefined ? {} : { interceptors: [grpcMetricsInterceptor(options.metrics)] }),
+    });
     const health = this.health;
     const check = Health.method.check;
     this.#server.addService(createServiceDefinition(Health, [check, Health.method.watch]), {

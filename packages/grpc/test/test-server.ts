@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:net';
 import { createLogger, type Logger } from '@inkwell/logging';
 import { ProbeService } from '@inkwell/proto/testing';
-import { AssertionSigner, AssertionVerifier, createGrpcServer, type AssertionSignerOptions, type GrpcServer, type IssuerTable, type ServiceImpl, type TrustedKeys } from '../src/index.js';
+import { AssertionSigner, AssertionVerifier, createGrpcServer, type AssertionSignerOptions, type MetricsRegistry, type GrpcServer, type IssuerTable, type ServiceImpl, type TrustedKeys } from '../src/index.js';
 
 /** A fresh Ed25519 key pair of a test issuer. */
 export interface TestKey {
@@ -65,6 +65,8 @@ export interface TestServerOptions {
   trusted?: TestKey[];
   /** The issuer table of ProbeService (default none: every trusted issuer). */
   issuers?: IssuerTable<typeof ProbeService>;
+  /** Where the server records its call metrics (default: nowhere). */
+  metrics?: MetricsRegistry;
 }
 
 /** A ProbeService server on a free loopback port whose getUser does whatever `handler` is set to. */
@@ -85,7 +87,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw new Error('no handler set');
   };
   const verifier = new AssertionVerifier({ audience: 'testing', trustedKeys: trustedKeysOf(...(options.trusted ?? [GATEWAY_KEY])) });
-  const server = createGrpcServer({ logger, verifier }).add(
+  const server = createGrpcServer({ logger, verifier, ...(options.metrics === undefined ? {} : { metrics: options.metrics }) }).add(
     ProbeService,
     { getUser: (request, ctx) => getUser(request, ctx) },
     options.issuers === undefined ? {} : { issuers: options.issuers },
