@@ -71,11 +71,12 @@ async function main(): Promise<void> {
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
   const statsConsumer = createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger });
-  await statsConsumer.start();
   const shelfConsumer = createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger });
-  await shelfConsumer.start();
   const indexConsumer = createStoryIndexConsumer({ kafka, index: indexing, logger });
-  await indexConsumer.start();
+  // Joined together, not one after another: after a crash each join waits for the dead member's
+  // session to expire (about 30 s), and three in a row kept a restarted service from answering
+  // for about 90 s (docs/reliability.md).
+  await Promise.all([statsConsumer.start(), shelfConsumer.start(), indexConsumer.start()]);
   // The first start on a fresh cluster builds the index; the service answers meanwhile (its
   // health does not depend on OpenSearch) and GET /stories is 503 until the index exists.
   const building = ensureIndexInBackground(indexing, logger);
