@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm run faults`: installs what is missing, brings up the stack, generates code, then runs the
+# fault, soak and fuzz runs of tools/faults (see docs/reliability.md). It starts its own Kafka
+# broker and OpenSearch node on other ports, so stopping them disturbs nobody; Postgres and
+# Redis are shared (see the run's --help for what it does to them).
+# Options after `--` go to the runner: npm run faults -- --help
+set -euo pipefail
+# shellcheck source=tools/lib.sh
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+
+ensure_dependencies
+ensure_stack
+generate_code
+step "Faults"
+exec node --conditions=@inkwell/source --import tsx tools/faults/src/main.ts "$@"

@@ -1,0 +1,131 @@
+import { audit, auditSearchIndex, drained, type AuditResult, type Disagreement } from './consistency.audit.js';
+import type { FaultEnvironment } from './fault-environment.js';
+import { probeSucceeds, type Fault } from './faults.js';
+import { byStatus, unacceptable, type MixedLoad } from './mixed-load.js';
+import { until } from './until.js';
+import type { Actor } from './world.js';
+
+/** What one fault did to the system, as docs/reliability.md reports it. */
+export interface FaultReport {
+  readonly fault: string;
+  readonly requests: number;
+  /** Requests of the fault's window by status (or network error). */
+  readonly byStatus: Record<string, number>;
+  /** 5xx other than 503 with Retry-After, among all requests of the window. */
+  readonly serverErrors: number;
+  /** Requests in flight when the fault struck. */
+  readonly inFlightAtFault: number;
+  /** Of those, how many ended badly (5xx other than 503 + Retry-After, or no answer). */
+  readonly inFlightFailed: number;
+  /** Requests sent after the fault that ended badly (refused connections while the gateway is down excepted). */
+  readonly failedBeyondInFlight: number;
+  /** Connections refused while the (single) gateway was down. */
+  readonly refusedWhileGatewayDown: number;
+  /** Seconds from the fault until the affected routes answered 2xx again (outage included). */
+  readonly recoverySeconds: number;
+  /** Seconds from healing until every event was applied and every derived value equalled its recount. */
+  readonly convergeSeconds: number | undefined;
+  /** Events never applied by a consumer, counts below their recount, and acknowledged writes missing. */
+  readonly eventsLost: number;
+  /** Counts above their recount: events applied more than once. */
+  readonly eventsDoubled: number;
+  /** Derived values (and copies, and the search index) that disagree with a recount after recovery. */
+  readonly disagreeing: number;
+  /** A few of the disagreements, for the report. */
+  readonly examples: readonly Disagreement[];
+}
+
+/** Options of {@link runFault}. */
+export interface FaultRunOptions {
+  /** Load before the fault (requests made). */
+  readonly requestsBefore: number;
+  /** Load after recovery (requests made). */
+  readonly requestsAfter: number;
+  /** How long recovery and convergence may take before the fault counts as not recovered. */
+  readonly recoveryTimeoutMs: number;
+  /** Check the search index too (it must be reachable). */
+  readonly checkSearchIndex: boolean;
+}
+
+/** Rows the API acknowledged (201) that no longer exist. */
+async function acknowledgedMissing(env: FaultEnvironment, load: MixedLoad): Promise<number> {
+  const ids = (kind: string) => load.acknowledged.filter((write) => write.kind === kind).map((write) => write.id);
+  const count = async (table: string, wanted: string[]) => {
+    const { rows } = await env.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE id = ANY($1::bigint[])`, [wanted]);
+    return wanted.length - Number(rows[0]?.n ?? 0);
+  };
+  return (await count('stories.comments', ids('comment'))) + (await count('messaging.messages', ids('private_message')));
+}
+
+/** Everything waiting was applied and every derived value equals its recount (search index included when asked). */
+async function settle(env: FaultEnvironment, options: FaultRunOptions): Promise<{ result: AuditResult; search: Disagreement[] }> {
+  const result = await audit(env.pool);
+  const search = options.checkSearchIndex ? await auditSearchIndex(env.pool, env.opensearchUrl, env.system.opensearchIndexPrefix) : [];
+  return { result, search };
+}
+
+/** Waits (bounded) until the load has made `count` more requests. */
+async function loadFor(load: MixedLoad, count: number, timeoutMs: number): Promise<void> {
+  const target = load.records.length + count;
+  await until(async () => load.records.length >= target, { timeoutMs, intervalMs: 100, what: `the load made ${count} requests` });
+}
+
+/**
+ * Runs one fault under the mixed load: load for a while, inject, stay broken for the fault's
+ * duration, heal, wait until the affected routes answer 2xx, load a while more, stop the load,
+ * then wait until every event is applied and every derived value equals its recount (bounded),
+ * and report. The load is left stopped.
+ */
+export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Actor, fault: Fault, options: FaultRunOptions): Promise<FaultReport> {
+  const windowStart = Date.now();
+  load.start();
+  await loadFor(load, options.requestsBefore, options.recoveryTimeoutMs);
+  const inFlight = load.inFlightNow();
+  const faultAt = Date.now();
+  await fault.inject(env);
+  if (fault.downMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.downMs));
+  await fault.heal(env);
+  const healedAt = Date.now();
+  const recoveredIn = await until(() => probeSucceeds(env, fault.probe(actor)), { timeoutMs: options.recoveryTimeoutMs, intervalMs: 100, what: `${fault.name}: the affected routes answer again` });
+  const recoveredAt = healedAt + recoveredIn;
+  await loadFor(load, options.requestsAfter, options.recoveryTimeoutMs);
+  await load.stop();
+  const windowEnd = Date.now();
+
+  let settled = await settle(env, options);
+  let convergeSeconds: number | undefined;
+  try {
+    await until(
+      async () => {
+        settled = await settle(env, options);
+        return drained(settled.result) && settled.result.disagreements.length === 0 && settled.search.length === 0;
+      },
+      { timeoutMs: options.recoveryTimeoutMs, intervalMs: 250, what: 'events applied and derived values equal their recount' },
+    );
+    convergeSeconds = (Date.now() - healedAt) / 1000;
+  } catch {
+    convergeSeconds = undefined;
+  }
+
+  const records = load.records.filter((record) => record.start >= windowStart && record.start <= windowEnd);
+  const refused = (record: (typeof records)[number]) => fault.gatewayDown === true && record.error === 'ECONNREFUSED' && record.start >= faultAt && record.start <= recoveredAt;
+  const atFault = records.filter((record) => record.start < faultAt && record.end >= faultAt);
+  const unprocessed = Object.values(settled.result.unprocessed).reduce((sum, n) => sum + n, 0);
+  const disagreements = [...settled.result.disagreements, ...settled.search];
+  return {
+    fault: fault.name,
+    requests: records.length,
+    byStatus: byStatus(records),
+    serverErrors: records.filter((record) => record.status >= 500 && unacceptable(record)).length,
+    inFlightAtFault: inFlight.length,
+    inFlightFailed: atFault.filter(unacceptable).length,
+    failedBeyondInFlight: records.filter((record) => record.start >= faultAt && unacceptable(record) && !refused(record)).length,
+    refusedWhileGatewayDown: records.filter(refused).length,
+    recoverySeconds: (recoveredAt - faultAt) / 1000,
+    convergeSeconds,
+    eventsLost: unprocessed + settled.result.countedTooFew + (await acknowledgedMissing(env, load)),
+    eventsDoubled: settled.result.countedTwice,
+    disagreeing: disagreements.length,
+    examples: disagreements.slice(0, 5),
+  };
+}

@@ -1,0 +1,226 @@
+import { callApi, dataId, type ApiAnswer, type ApiRequest } from './api-client.js';
+import { WORDS, type Actor } from './world.js';
+
+/** One request the load made and how it ended. */
+export interface RequestRecord {
+  readonly op: string;
+  /** Milliseconds since the epoch. */
+  readonly start: number;
+  readonly end: number;
+  /** HTTP status, or 0 for no answer. */
+  readonly status: number;
+  /** A 503 carried Retry-After (docs/api/foundation.md "Readiness and backend outages"). */
+  readonly retryAfter: boolean;
+  /** Network error code when no answer came. */
+  readonly error?: string;
+}
+
+/** A write the API acknowledged and that nothing later touched: it must exist afterwards. */
+export interface AcknowledgedWrite {
+  readonly kind: 'comment' | 'private_message';
+  readonly id: string;
+}
+
+/** Options of {@link MixedLoad}. */
+export interface MixedLoadOptions {
+  readonly apiUrl: string;
+  readonly actors: readonly Actor[];
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+  /** Requests per second for all workers together; unset = as fast as answers come (closed loop). */
+  readonly ratePerSecond?: number;
+  /** A seed for the choice of operations (repeatable mixes). */
+  readonly seed?: number;
+}
+
+type Operation = (actor: Actor, other: Actor) => ApiRequest & { op: string; after?: (answer: ApiAnswer) => void };
+
+/** A small seeded PRNG (mulberry32): the mix is repeatable for a seed. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/**
+ * A realistic mixed load through the gateway with real tokens: reads, searches, chapter content
+ * reads (views), votes, comments, follows, private messages, shelf changes and the occasional
+ * unpublish/publish, by several users on each other's stories. Records every request; keeps the
+ * ids of acknowledged comments and messages so that their loss would be noticed.
+ */
+export class MixedLoad {
+  readonly records: RequestRecord[] = [];
+  readonly acknowledged: AcknowledgedWrite[] = [];
+  private readonly inFlight = new Map<number, { op: string; start: number }>();
+  private readonly random: () => number;
+  private readonly shelfItems = new Map<string, Map<string, string>>();
+  private running = false;
+  private workers: Promise<void>[] = [];
+  private nextSlot = 0;
+  private sequence = 0;
+
+  constructor(private readonly options: MixedLoadOptions) {
+    this.random = prng(options.seed ?? 1);
+  }
+
+  /** Requests in flight now (start times), e.g. at the moment a fault is injected. */
+  inFlightNow(): number[] {
+    return [...this.inFlight.values()].map((entry) => entry.start);
+  }
+
+  /** Starts the workers (no-op when running). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.nextSlot = Date.now();
+    this.workers = Array.from({ length: this.options.concurrency }, () => this.worker());
+  }
+
+  /** Stops the workers after their request in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.workers);
+  }
+
+  private pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.random() * items.length)]!;
+  }
+
+  private readonly operations: readonly [number, Operation][] = [
+    [10, (_a, b) => ({ op: 'read story', method: 'GET', path: `/stories/${b.storyId}?include=author` })],
+    [6, () => ({ op: 'list stories', method: 'GET', path: '/stories?sort=-hotness&page[size]=10' })],
+    [6, () => ({ op: 'search', method: 'GET', path: `/stories?query=${this.pick(WORDS)}&page[size]=10` })],
+    [8, (_a, b) => ({ op: 'read chapter (view)', method: 'GET', path: `/chapters/${b.chapterId}?fields[chapter]=title,content` })],
+    [4, (_a, b) => ({ op: 'read user', method: 'GET', path: `/users/${b.id}` })],
+    [4, (a) => ({ op: 'read shelf items', method: 'GET', path: `/bookshelves/${a.shelfId}/items?include=story` })],
+    [3, () => ({ op: 'read mailbox', method: 'GET', path: '/users/me/private-messages?page[size]=10' })],
+    [8, (_a, b) => ({ op: 'vote', method: 'PUT', path: `/stories/${b.storyId}/rating`, body: { data: { type: 'rating', attributes: { value: this.random() < 0.7 ? 'like' : 'dislike' } } } })],
+    [2, (_a, b) => ({ op: 'withdraw vote', method: 'DELETE', path: `/stories/${b.storyId}/rating` })],
+    [
+      5,
+      (_a, b) => ({
+        op: 'comment',
+        method: 'POST',
+        path: `/stories/${b.storyId}/comments`,
+        body: { data: { type: 'comment', attributes: { content: `Lovely *${this.pick(WORDS)}*.` } } },
+        after: (answer) => this.acknowledge('comment', answer),
+      }),
+    ],
+    [3, (_a, b) => ({ op: 'follow', method: 'POST', path: '/users/me/following', body: { data: { type: 'follow', relationships: { followed: { data: { type: 'user', id: b.id } } } } } })],
+    [2, (_a, b) => ({ op: 'unfollow', method: 'DELETE', path: `/users/me/following/${b.id}` })],
+    [
+      4,
+      (_a, b) => ({
+        op: 'message',
+        method: 'POST',
+        path: `/users/${b.id}/private-messages`,
+        body: { data: { type: 'private_message', attributes: { subject: 'Hello', content: `About the ${this.pick(WORDS)}.` } } },
+        after: (answer) => this.acknowledge('private_message', answer),
+      }),
+    ],
+    [5, (a, b) => this.shelfOperation(a, b)],
+    [1, (a) => ({ op: 'unpublish/publish', method: 'PATCH', path: `/stories/${a.storyId}`, body: { data: { type: 'story', id: a.storyId, attributes: { published: this.random() < 0.6 } } } })],
+  ];
+
+  private readonly totalWeight = this.operations.reduce((sum, [weight]) => sum + weight, 0);
+
+  private shelfOperation(actor: Actor, other: Actor): ReturnType<Operation> {
+    const items = this.shelfItems.get(actor.shelfId) ?? new Map<string, string>();
+    this.shelfItems.set(actor.shelfId, items);
+    const itemId = items.get(other.storyId);
+    if (itemId === undefined) {
+      return {
+        op: 'shelve story',
+        method: 'POST',
+        path: `/bookshelves/${actor.shelfId}/items`,
+        body: { data: { type: 'bookshelf_item', relationships: { story: { data: { type: 'story', id: other.storyId } } } } },
+        after: (answer) => {
+          const id = dataId(answer);
+          if (answer.status === 201 && id !== undefined) items.set(other.storyId, id);
+        },
+      };
+    }
+    if (this.random() < 0.6) {
+      return { op: 'mark item', method: 'PATCH', path: `/bookshelves/${actor.shelfId}/items/${itemId}`, body: { data: { type: 'bookshelf_item', id: itemId, attributes: { read: this.random() < 0.5 } } } };
+    }
+    return {
+      op: 'unshelve story',
+      method: 'DELETE',
+      path: `/bookshelves/${actor.shelfId}/items/${itemId}`,
+      after: (answer) => {
+        if (answer.status === 204 || answer.status === 404) items.delete(other.storyId);
+      },
+    };
+  }
+
+  private acknowledge(kind: AcknowledgedWrite['kind'], answer: ApiAnswer): void {
+    const id = dataId(answer);
+    if (answer.status === 201 && id !== undefined) this.acknowledged.push({ kind, id });
+  }
+
+  private choose(): Operation {
+    let ticket = this.random() * this.totalWeight;
+    for (const [weight, operation] of this.operations) {
+      ticket -= weight;
+      if (ticket < 0) return operation;
+    }
+    return this.operations[0]![1];
+  }
+
+  private async pace(): Promise<void> {
+    const rate = this.options.ratePerSecond;
+    if (rate === undefined) return;
+    const slot = Math.max(this.nextSlot, Date.now());
+    this.nextSlot = slot + 1000 / rate;
+    const wait = slot - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  private async worker(): Promise<void> {
+    const { actors } = this.options;
+    while (this.running) {
+      await this.pace();
+      if (!this.running) break;
+      const actor = this.pick(actors);
+      let other = this.pick(actors);
+      if (other === actor && actors.length > 1) other = actors[(actors.indexOf(actor) + 1) % actors.length]!;
+      const { op, after, ...request } = this.choose()(actor, other);
+      const id = this.sequence++;
+      const start = Date.now();
+      this.inFlight.set(id, { op, start });
+      const answer = await callApi(this.options.apiUrl, { ...request, token: actor.token });
+      this.inFlight.delete(id);
+      after?.(answer);
+      this.records.push({
+        op,
+        start,
+        end: Date.now(),
+        status: answer.status,
+        retryAfter: answer.headers.get('retry-after') !== null,
+        ...(answer.error === undefined ? {} : { error: answer.error }),
+      });
+    }
+  }
+}
+
+/** A request that ended in a way the API never should: a 5xx other than 503 with Retry-After, or no answer. */
+export function unacceptable(record: RequestRecord): boolean {
+  if (record.status === 0) return true;
+  if (record.status === 503) return !record.retryAfter;
+  return record.status >= 500;
+}
+
+/** Requests by outcome: the status, or the network error for requests without an answer. */
+export function byStatus(records: readonly RequestRecord[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const record of records) {
+    const key = record.status === 0 ? (record.error ?? 'no answer') : record.status === 503 && !record.retryAfter ? '503 (no Retry-After)' : String(record.status);
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+}
