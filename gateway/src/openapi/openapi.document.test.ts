@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
 import { API_V1_PREFIX } from '../jsonapi/api-links.js';
@@ -64,6 +64,26 @@ describe('the OpenAPI document', () => {
     }
     const count = Object.values(document.paths).reduce((sum, operations) => sum + Object.keys(operations).length, 0);
     expect(count).toBe(documented.length);
+  });
+
+  it('has every endpoint that any page of docs/api mentions', () => {
+    const table = new RouteTable(API_V1_PREFIX, routes);
+    const pages = readdirSync(new URL('../../../docs/api/', import.meta.url)).filter((name) => name.endsWith('.md'));
+    const mentioned = new Set<string>();
+    for (const page of pages) {
+      const text = readFileSync(new URL(`../../../docs/api/${page}`, import.meta.url), 'utf8');
+      // "there is no GET /comments/:id" names an endpoint that does not exist.
+      for (const match of text.matchAll(/(?<!no )\b(GET|POST|PUT|PATCH|DELETE) `?(\/[A-Za-z0-9/:_.-]*[A-Za-z0-9_])/g)) {
+        const path = (match[2] as string).replace(/^\/api\/v1(?=\/)/, '');
+        if (/^\/(oauth|signin|signup|signout|developer|\.well-known|docs|healthz|readyz|metrics|openapi\.json)\b/.test(path)) continue;
+        mentioned.add(`${match[1]} ${path}`);
+      }
+    }
+    expect(mentioned.size).toBeGreaterThan(30);
+    for (const endpoint of mentioned) {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      expect(table.match(method, API_V1_PREFIX + path.replace(/:[a-z_]+/g, '1')).kind, endpoint).toBe('found');
+    }
   });
 
   it('describes the story list: filters with their syntax, sort values, search, pages, include and fields', () => {
