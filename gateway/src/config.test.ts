@@ -13,7 +13,7 @@ describe('loadGatewayConfig', () => {
       port: 8080,
       publicBaseUrl: 'http://127.0.0.1:8080',
       backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052', bookshelves: '127.0.0.1:50053' },
-      redisUrl: 'redis://127.0.0.1:6379',
+      redis: { url: 'redis://127.0.0.1:6379' },
       redisKeyPrefix: '',
       internalAuth: { keyId: AUTH.INTERNAL_AUTH_KEY_ID, privateKey: expect.anything(), trustedKeys: expect.any(Map) },
       logLevel: 'info',

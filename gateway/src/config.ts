@@ -1,4 +1,4 @@
-import { internalAuthEnv, internalAuthSettings, isolationEnv, loadConfig } from '@inkwell/config';
+import { internalAuthEnv, internalAuthSettings, isolationEnv, loadConfig, redisEnv, redisSettings, refineRedisEnv } from '@inkwell/config';
 import { z } from 'zod';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
@@ -26,7 +26,7 @@ export const gatewayEnvSchema = z
     BLOG_SERVICE_ADDR: hostPort.default('127.0.0.1:50054'),
     STORIES_SERVICE_ADDR: hostPort.default('127.0.0.1:50052'),
     BOOKSHELVES_SERVICE_ADDR: hostPort.default('127.0.0.1:50053'),
-    REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+    ...redisEnv,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -45,6 +45,7 @@ export const gatewayEnvSchema = z
     BENCH_NOAUTH: flag.default(false),
     CURSOR_TTL_SECONDS: positiveInt.default(3_600),
   })
+  .superRefine(refineRedisEnv)
   .transform((env) => ({
     host: env.GATEWAY_HOST,
     port: env.GATEWAY_PORT,
@@ -56,7 +57,7 @@ export const gatewayEnvSchema = z
       stories: env.STORIES_SERVICE_ADDR,
       bookshelves: env.BOOKSHELVES_SERVICE_ADDR,
     },
-    redisUrl: env.REDIS_URL,
+    redis: redisSettings(env),
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     internalAuth: internalAuthSettings(env),
     logLevel: env.LOG_LEVEL,

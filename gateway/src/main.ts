@@ -34,7 +34,7 @@ const HEALTH_CHECK_DEADLINE_MS = 800;
 async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const metrics = createHttpMetrics();
   const clients = createGrpcBackends(config);
-  const redis = createGatewayRedis(config.redisUrl, logger, config.redisKeyPrefix);
+  const redis = createGatewayRedis(config.redis, logger, config.redisKeyPrefix);
   // Every backend and Redis checked in the background; a backend found down fails its calls at once (docs/api/foundation.md).
   const checks: DependencyCheck[] = Object.entries(clients).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
   checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });

@@ -48,13 +48,13 @@ export async function provisionSchemaRoles(admin: pg.Client | pg.PoolClient, opt
     const password = options.passwords?.[key];
     if (password === undefined) continue;
     const { rows } = await admin.query<{ sql: string }>('SELECT format($1::text, $2::text, $3::text) AS sql', ['ALTER ROLE %I LOGIN PASSWORD %L', role, password]);
-    await admin.query((rows[0] as { sql: string }).sql);
+    await retryConcurrentUpdate(() => admin.query((rows[0] as { sql: string }).sql));
   }
 
   await admin.query('BEGIN');
   try {
-    // Serialises provisioning of this schema within the database (concurrent test systems).
-    await admin.query("SELECT pg_advisory_xact_lock(hashtextextended('inkwell.provision:' || $1, 0))", [options.schema]);
+    // Serialises provisioning within the database: GRANT … ON DATABASE rewrites one catalog row.
+    await admin.query("SELECT pg_advisory_xact_lock(hashtextextended('inkwell.provision', 0))");
     const { rows: database } = await admin.query<{ name: string }>('SELECT current_database() AS name');
     const databaseName = quoteIdentifier((database[0] as { name: string }).name);
     await admin.query(`GRANT CONNECT ON DATABASE ${databaseName} TO ${runtime}, ${migrator}`);
@@ -74,6 +74,23 @@ export async function provisionSchemaRoles(admin: pg.Client | pg.PoolClient, opt
     throw error;
   }
   return roles;
+}
+
+/**
+ * Runs `statement` again (up to 5 times) when Postgres reports that another session changed the
+ * same catalog row at once ("tuple concurrently updated", XX000): roles are shared by every
+ * database of the cluster, so systems provisioning different databases may alter one role together.
+ */
+async function retryConcurrentUpdate(statement: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await statement();
+      return;
+    } catch (error) {
+      const { code, message } = error as { code?: string; message?: string };
+      if (attempt >= 5 || code !== 'XX000' || !message?.includes('concurrently')) throw error;
+    }
+  }
 }
 
 /** CREATE ROLE … LOGIN unless it exists; another session creating it at the same moment is fine. */

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { provisionSchemaRoles } from '@inkwell/pg';
 
 /**
  * Creates (once) a database named `name` next to the one in `baseUrl` and returns its URL, so a
@@ -40,5 +41,46 @@ export async function dropSchemas(url: string, schemas: string[]): Promise<void>
 export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * The login password the local stack gives every service role. Local Postgres trusts loopback
+ * connections and ignores it; a stack that checks passwords (testcontainers) needs one.
+ */
+export const LOCAL_ROLE_PASSWORD = 'inkwell-local';
+
+/** A service's two database URLs (docs/api/foundation.md, "Stores and least privilege"). */
+export interface ServiceDatabaseUrls {
+  /** The runtime role `inkwell_<schema>`: rows of its own schema only. */
+  DATABASE_URL: string;
+  /** The owner role `inkwell_<schema>_migrator`, for the migrations at start. */
+  DATABASE_MIGRATION_URL: string;
+}
+
+/**
+ * Creates (idempotently) the runtime and migrator roles of every schema in the database of
+ * `adminUrl` (a superuser's URL, e.g. the stack's DATABASE_URL) with @inkwell/pg
+ * `provisionSchemaRoles`, and returns each schema's URLs signed in as its roles.
+ */
+export async function provisionServiceRoles(adminUrl: string, schemas: ReadonlyArray<{ schema: string; extensions?: readonly string[] }>): Promise<Record<string, ServiceDatabaseUrls>> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const urls: Record<string, ServiceDatabaseUrls> = {};
+  try {
+    for (const { schema, extensions } of schemas) {
+      const roles = await provisionSchemaRoles(admin, { schema, extensions: extensions ?? [], passwords: { runtime: LOCAL_ROLE_PASSWORD, migrator: LOCAL_ROLE_PASSWORD } });
+      urls[schema] = { DATABASE_URL: withRole(adminUrl, roles.runtime), DATABASE_MIGRATION_URL: withRole(adminUrl, roles.migrator) };
+    }
+  } finally {
+    await admin.end();
+  }
+  return urls;
+}
+
+function withRole(url: string, role: string): string {
+  const parsed = new URL(url);
+  parsed.username = role;
+  parsed.password = LOCAL_ROLE_PASSWORD;
   return parsed.toString();
 }

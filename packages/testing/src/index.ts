@@ -1,5 +1,5 @@
 export { stackEnv, repoRoot, type StackEnv } from './stack-env.js';
-export { ensureDatabase, dropSchemas, withDatabase } from './database.js';
+export { ensureDatabase, dropSchemas, withDatabase, provisionServiceRoles, LOCAL_ROLE_PASSWORD, type ServiceDatabaseUrls } from './database.js';
 export { startProcess, freePort, type RunningProcess, type StartProcessOptions } from './processes.js';
 export { startSystem, SERVICES, type RunningSystem, type SystemOptions } from './system.js';
 export { KeyRing, ISSUERS } from './key-ring.js';

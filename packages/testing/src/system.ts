@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createGrpcClient } from '@inkwell/grpc';
 import { Health } from '@inkwell/proto/health';
+import { provisionServiceRoles } from './database.js';
 import { KeyRing } from './key-ring.js';
 import { freePort, startProcess, type RunningProcess } from './processes.js';
 import { repoRoot, type StackEnv } from './stack-env.js';
@@ -15,6 +16,13 @@ interface ServiceProcess {
   /** Environment variable through which the gateway (and other services) find it. */
   addressVariable: string;
   defaultPort: number;
+  /** The Postgres schema it owns; its roles are `inkwell_<schema>` and `inkwell_<schema>_migrator`. */
+  schema: string;
+  /** Extensions its migrations use, created in its schema when its roles are provisioned. */
+  extensions?: readonly string[];
+  /** Environment variable of its /metrics port, and that port's default. */
+  metricsPortVariable: string;
+  defaultMetricsPort: number;
 }
 
 /**
@@ -22,11 +30,11 @@ interface ServiceProcess {
  * service gets the `<NAME>_SERVICE_ADDR` of every service listed before it (messaging asks users).
  */
 export const SERVICES: readonly ServiceProcess[] = [
-  { name: 'users', entry: 'services/users/src/main.ts', portVariable: 'USERS_GRPC_PORT', addressVariable: 'USERS_SERVICE_ADDR', defaultPort: 50051 },
-  { name: 'stories', entry: 'services/stories/src/main.ts', portVariable: 'STORIES_GRPC_PORT', addressVariable: 'STORIES_SERVICE_ADDR', defaultPort: 50052 },
-  { name: 'bookshelves', entry: 'services/bookshelves/src/main.ts', portVariable: 'BOOKSHELVES_GRPC_PORT', addressVariable: 'BOOKSHELVES_SERVICE_ADDR', defaultPort: 50053 },
-  { name: 'messaging', entry: 'services/messaging/src/main.ts', portVariable: 'MESSAGING_GRPC_PORT', addressVariable: 'MESSAGING_SERVICE_ADDR', defaultPort: 50055 },
-  { name: 'blog', entry: 'services/blog/src/main.ts', portVariable: 'BLOG_GRPC_PORT', addressVariable: 'BLOG_SERVICE_ADDR', defaultPort: 50054 },
+  { name: 'users', entry: 'services/users/src/main.ts', portVariable: 'USERS_GRPC_PORT', addressVariable: 'USERS_SERVICE_ADDR', defaultPort: 50051, schema: 'users', metricsPortVariable: 'USERS_METRICS_PORT', defaultMetricsPort: 9151 },
+  { name: 'stories', entry: 'services/stories/src/main.ts', portVariable: 'STORIES_GRPC_PORT', addressVariable: 'STORIES_SERVICE_ADDR', defaultPort: 50052, schema: 'stories', extensions: ['btree_gin'], metricsPortVariable: 'STORIES_METRICS_PORT', defaultMetricsPort: 9152 },
+  { name: 'bookshelves', entry: 'services/bookshelves/src/main.ts', portVariable: 'BOOKSHELVES_GRPC_PORT', addressVariable: 'BOOKSHELVES_SERVICE_ADDR', defaultPort: 50053, schema: 'bookshelves', metricsPortVariable: 'BOOKSHELVES_METRICS_PORT', defaultMetricsPort: 9153 },
+  { name: 'messaging', entry: 'services/messaging/src/main.ts', portVariable: 'MESSAGING_GRPC_PORT', addressVariable: 'MESSAGING_SERVICE_ADDR', defaultPort: 50055, schema: 'messaging', metricsPortVariable: 'MESSAGING_METRICS_PORT', defaultMetricsPort: 9155 },
+  { name: 'blog', entry: 'services/blog/src/main.ts', portVariable: 'BLOG_GRPC_PORT', addressVariable: 'BLOG_SERVICE_ADDR', defaultPort: 50054, schema: 'blog', metricsPortVariable: 'BLOG_METRICS_PORT', defaultMetricsPort: 9154 },
 ];
 
 /** Options of {@link startSystem}. */
@@ -42,6 +50,11 @@ export interface SystemOptions {
   gatewayPort?: number;
   /** Extra environment for every process (e.g. LOG_LEVEL, rate limits in tests). */
   env?: Record<string, string>;
+  /**
+   * Serve every service's /metrics: on the default ports in `fixed` mode (always), on free ports
+   * in `free` mode only when true (default off there, so parallel systems do not collide).
+   */
+  metrics?: boolean;
 }
 
 /** A running Inkwell system. */
@@ -53,6 +66,8 @@ export interface RunningSystem {
   processes: RunningProcess[];
   /** gRPC address (`127.0.0.1:<port>`) of every service started, by service name, e.g. `addresses.users`. */
   addresses: Record<string, string>;
+  /** Base URL of each service's metrics endpoint (`http://127.0.0.1:<port>/metrics`), by service name, when served. */
+  metricsUrls: Record<string, string>;
   /** What every process of this system prefixes its Redis keys with (empty in `fixed` mode). */
   redisKeyPrefix: string;
   /** What every process of this system prefixes its Kafka topics and groups with (empty in `fixed` mode). */
@@ -72,7 +87,9 @@ export interface RunningSystem {
  * Starts every service and then the gateway as separate processes, exactly as `npm run dev`
  * does, and waits until each one is ready (gRPC health SERVING; gateway /readyz 200). Each
  * process gets its own internal-auth key pair (created on first use in `.stack/keys/`,
- * gitignored, then reused) and trusts the public keys of all of them.
+ * gitignored, then reused) and trusts the public keys of all of them. Each service works as its
+ * own Postgres roles (runtime and migrator, provisioned first in the stack's database with the
+ * stack's superuser URL), as in a deployment (docs/api/foundation.md, "Stores and least privilege").
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const keys = await KeyRing.load(join(repoRoot(), '.stack', 'keys'));
@@ -84,13 +101,17 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     ...(options.ports === 'free' ? isolation() : {}),
     ...options.env,
   };
+  const databases = await provisionServiceRoles(options.stack.databaseUrl, SERVICES);
   const started: RunningProcess[] = [];
+  const metricsUrls: Record<string, string> = {};
   const addresses: Record<string, string> = {};
   const addressesByName: Record<string, string> = {};
   try {
     for (const service of SERVICES) {
       const port = options.ports === 'fixed' ? service.defaultPort : await freePort();
       const address = `127.0.0.1:${port}`;
+      const metricsPort = options.ports === 'fixed' ? service.defaultMetricsPort : options.metrics === true ? await freePort() : 0;
+      if (metricsPort !== 0) metricsUrls[service.name] = `http://127.0.0.1:${metricsPort}/metrics`;
       const health = createGrpcClient(Health, address, { defaultDeadlineMs: 1_000 });
       try {
         started.push(
@@ -98,7 +119,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
             name: service.name,
             entry: service.entry,
             echo: options.echo ?? false,
-            env: { ...keys.env(service.name), ...stackEnv, ...addresses, [service.portVariable]: String(port), SEED_DEMO_DATA: String(options.seedDemoData) },
+            env: { ...keys.env(service.name), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData) },
             ready: () => health.checkHealth(),
           }),
         );
@@ -125,6 +146,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       gatewayUrl,
       processes: started,
       addresses: addressesByName,
+      metricsUrls,
       redisKeyPrefix: stackEnv.REDIS_KEY_PREFIX ?? '',
       kafkaNamespace: stackEnv.KAFKA_NAMESPACE ?? '',
       opensearchIndexPrefix: stackEnv.OPENSEARCH_INDEX_PREFIX ?? '',

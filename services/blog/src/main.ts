@@ -1,6 +1,6 @@
-import { internalAuthSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, OutboxRelay } from '@inkwell/events';
-import { createInternalAuth } from '@inkwell/grpc';
+import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
+import { createKafka, ensureTopics, OutboxRelay, registerEventMetrics } from '@inkwell/events';
+import { createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { Topics } from '@inkwell/proto/topics';
@@ -23,8 +23,8 @@ async function main(): Promise<void> {
   const logger = createLogger('blog');
   const config = loadBlogConfig();
   configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
-  const pool = await openBlogDatabase({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
-  const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+  const pool = await openBlogDatabase({ connectionString: config.DATABASE_URL, migrationConnectionString: config.DATABASE_MIGRATION_URL, max: config.DATABASE_POOL_SIZE, logger });
+  const redis = createRedis(redisSettings(config), { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
   const posts = new BlogPostService({
     posts: new BlogPostRepository(pool),
@@ -33,22 +33,27 @@ async function main(): Promise<void> {
     logger,
   });
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-blog', logger, namespace: config.KAFKA_NAMESPACE });
+  const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-blog', logger, namespace: config.KAFKA_NAMESPACE });
+  const metrics = createMetricsRegistry();
+  const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: BLOG_SCHEMA, kafka, logger });
   await ensureTopics(kafka, [Topics.blogPost, Topics.storiesStory]);
   const relay = new OutboxRelay({ pool, kafka, schema: BLOG_SCHEMA, logger });
   await relay.start();
   const stories = createStoryConsumer({ kafka, pool, logger });
   await stories.start();
 
-  const server = createBlogServer({ logger, verifier: createInternalAuth('blog', internalAuthSettings(config)).verifier, posts });
+  const server = createBlogServer({ logger, verifier: createInternalAuth('blog', internalAuthSettings(config)).verifier, metrics, posts });
   const port = await server.listen(`${config.BLOG_GRPC_HOST}:${config.BLOG_GRPC_PORT}`);
-  logger.info({ port }, 'blog service listening');
+  const metricsServer = await serveMetrics({ registry: metrics, port: config.BLOG_METRICS_PORT, host: config.BLOG_GRPC_HOST, logger });
+  logger.info({ port, metricsPort: metricsServer.port }, 'blog service listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await server.shutdown(5_000);
     await stories.stop();
     await relay.stop();
+    await metricsServer.close();
+    await eventMetrics.close();
     await redis.quit().catch(() => redis.disconnect());
     await pool.end();
     await closeMarkdown();

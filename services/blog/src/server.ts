@@ -1,4 +1,4 @@
-import { createGrpcServer, type AssertionVerifier, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcServer, type AssertionVerifier, type GrpcServer, type MetricsRegistry } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { BlogService } from '@inkwell/proto/blog';
 import type { BlogPostService } from './services/blog-post.service.js';
@@ -6,6 +6,8 @@ import { blogPostHandlers } from './transport/blog-post.handlers.js';
 
 /** What the blog gRPC server needs, already constructed. */
 export interface BlogServerDeps {
+  /** Where the server records the RED metrics of its calls (main.ts serves them on /metrics); none in most tests. */
+  metrics?: MetricsRegistry | undefined;
   logger: Logger;
   /** Verifies each call's caller assertion (createInternalAuth('blog', …).verifier in main.ts); every trusted issuer may call every RPC. */
   verifier: AssertionVerifier;
@@ -14,5 +16,5 @@ export interface BlogServerDeps {
 
 /** Builds the blog gRPC server (BlogService + health) without listening: tests start it on port 0. */
 export function createBlogServer(deps: BlogServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier }).add(BlogService, blogPostHandlers(deps.posts));
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(BlogService, blogPostHandlers(deps.posts));
 }

@@ -1,6 +1,6 @@
-import { internalAuthSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, OutboxRelay } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth } from '@inkwell/grpc';
+import { internalAuthSettings, kafkaSettings } from '@inkwell/config';
+import { createKafka, ensureTopics, OutboxRelay, registerEventMetrics } from '@inkwell/events';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const logger = createLogger('bookshelves');
   const config = loadBookshelvesConfig();
   const auth = createInternalAuth('bookshelves', internalAuthSettings(config));
-  const pool = await openBookshelvesDatabase({ connectionString: config.DATABASE_URL, max: config.DATABASE_POOL_SIZE, logger });
+  const pool = await openBookshelvesDatabase({ connectionString: config.DATABASE_URL, migrationConnectionString: config.DATABASE_MIGRATION_URL, max: config.DATABASE_POOL_SIZE, logger });
   const storiesClient = createGrpcClient(StoriesService, config.STORIES_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer });
 
   const shelfRepository = new BookshelfRepository(pool);
@@ -32,16 +32,19 @@ async function main(): Promise<void> {
   const shelves = new BookshelfService(shelfRepository);
   const items = new BookshelfItemService({ shelves: shelfRepository, items: new BookshelfItemRepository(pool), stories: storyDirectory });
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-bookshelves', logger, namespace: config.KAFKA_NAMESPACE });
+  const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-bookshelves', logger, namespace: config.KAFKA_NAMESPACE });
+  const metrics = createMetricsRegistry();
+  const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: BOOKSHELVES_SCHEMA, kafka, logger });
   await ensureTopics(kafka, [Topics.bookshelvesBookshelf, Topics.bookshelvesItem, Topics.storiesStory]);
   const relay = new OutboxRelay({ pool, kafka, schema: BOOKSHELVES_SCHEMA, logger });
   await relay.start();
   const stories = createStoryConsumer({ kafka, pool, logger });
   await stories.start();
 
-  const server = createBookshelvesServer({ logger, verifier: auth.verifier, shelves, items });
+  const server = createBookshelvesServer({ logger, verifier: auth.verifier, metrics, shelves, items });
   const port = await server.listen(`${config.BOOKSHELVES_GRPC_HOST}:${config.BOOKSHELVES_GRPC_PORT}`);
-  logger.info({ port }, 'bookshelves service listening');
+  const metricsServer = await serveMetrics({ registry: metrics, port: config.BOOKSHELVES_METRICS_PORT, host: config.BOOKSHELVES_GRPC_HOST, logger });
+  logger.info({ port, metricsPort: metricsServer.port }, 'bookshelves service listening');
 
   if (config.SEED_DEMO_DATA) {
     // In the background: demo data never holds up or stops the service (the API works without it).
@@ -53,6 +56,8 @@ async function main(): Promise<void> {
     await server.shutdown(5_000);
     await stories.stop();
     await relay.stop();
+    await metricsServer.close();
+    await eventMetrics.close();
     storiesClient.close();
     await pool.end();
     process.exit(0);

@@ -1,10 +1,12 @@
-import { createGrpcServer, type AssertionVerifier, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcServer, type AssertionVerifier, type GrpcServer, type MetricsRegistry } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { bookshelfHandlers, type BookshelfHandlerDeps } from './transport/bookshelf.handlers.js';
 
 /** What the bookshelves gRPC server needs, already constructed. */
 export interface BookshelvesServerDeps extends BookshelfHandlerDeps {
+  /** Where the server records the RED metrics of its calls (main.ts serves them on /metrics); none in most tests. */
+  metrics?: MetricsRegistry | undefined;
   logger: Logger;
   /** Verifies each call's caller assertion (createInternalAuth('bookshelves', …).verifier in main.ts); every trusted issuer may call every RPC. */
   verifier: AssertionVerifier;
@@ -12,5 +14,5 @@ export interface BookshelvesServerDeps extends BookshelfHandlerDeps {
 
 /** Builds the bookshelves gRPC server (BookshelvesService + health) without listening: tests start it on port 0. */
 export function createBookshelvesServer(deps: BookshelvesServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier }).add(BookshelvesService, bookshelfHandlers(deps));
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(BookshelvesService, bookshelfHandlers(deps));
 }

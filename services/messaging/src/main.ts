@@ -1,9 +1,9 @@
-import { internalAuthSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth } from '@inkwell/grpc';
+import { internalAuthSettings, kafkaSettings } from '@inkwell/config';
+import { createKafka, ensureTopics, eventsMigrations, OutboxRelay, registerEventMetrics } from '@inkwell/events';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
-import { createPool, migrate } from '@inkwell/pg';
+import { createPool, migrateSchema } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { loadMessagingConfig } from './config.js';
@@ -20,25 +20,31 @@ async function main(): Promise<void> {
   const config = loadMessagingConfig();
   const auth = createInternalAuth('messaging', internalAuthSettings(config));
   configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
+  // Migrations run as the schema's owner, the service as its runtime role (docs/api/foundation.md, "Stores and least privilege").
+  await migrateSchema(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, { schema: MESSAGING_SCHEMA, directory: MESSAGING_MIGRATIONS, extra: eventsMigrations, logger, applicationName: 'inkwell-messaging-migrate' });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: MESSAGING_SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-messaging', logger, settings: { jit: 'off' } });
-  await migrate(pool, { schema: MESSAGING_SCHEMA, directory: MESSAGING_MIGRATIONS, extra: eventsMigrations, logger });
 
   const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer });
   const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-messaging', logger, namespace: config.KAFKA_NAMESPACE });
+  const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-messaging', logger, namespace: config.KAFKA_NAMESPACE });
+  const metrics = createMetricsRegistry();
+  const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: MESSAGING_SCHEMA, kafka, logger });
   await ensureTopics(kafka, [Topics.messagingMessage]);
   const relay = new OutboxRelay({ pool, kafka, schema: MESSAGING_SCHEMA, logger });
   await relay.start();
 
-  const server = createMessagingServer({ logger, verifier: auth.verifier, messages });
+  const server = createMessagingServer({ logger, verifier: auth.verifier, metrics, messages });
   const port = await server.listen(`${config.MESSAGING_GRPC_HOST}:${config.MESSAGING_GRPC_PORT}`);
-  logger.info({ port }, 'messaging service listening');
+  const metricsServer = await serveMetrics({ registry: metrics, port: config.MESSAGING_METRICS_PORT, host: config.MESSAGING_GRPC_HOST, logger });
+  logger.info({ port, metricsPort: metricsServer.port }, 'messaging service listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await server.shutdown(5_000);
     await relay.stop();
+    await metricsServer.close();
+    await eventMetrics.close();
     usersClient.close();
     await pool.end();
     await closeMarkdown();

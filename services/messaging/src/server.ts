@@ -1,4 +1,4 @@
-import { createGrpcServer, type AssertionVerifier, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcServer, type AssertionVerifier, type GrpcServer, type MetricsRegistry } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { MessagingService } from '@inkwell/proto/messaging';
 import type { PrivateMessageService } from './services/private-message.service.js';
@@ -6,6 +6,8 @@ import { privateMessageHandlers } from './transport/private-message.handlers.js'
 
 /** What the messaging gRPC server needs, already constructed. */
 export interface MessagingServerDeps {
+  /** Where the server records the RED metrics of its calls (main.ts serves them on /metrics); none in most tests. */
+  metrics?: MetricsRegistry | undefined;
   logger: Logger;
   /** Verifies each call's caller assertion (createInternalAuth('messaging', …).verifier in main.ts); every trusted issuer may call every RPC. */
   verifier: AssertionVerifier;
@@ -14,5 +16,5 @@ export interface MessagingServerDeps {
 
 /** Builds the messaging gRPC server (MessagingService + health) without listening: tests start it on port 0. */
 export function createMessagingServer(deps: MessagingServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier }).add(MessagingService, privateMessageHandlers(deps.messages));
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(MessagingService, privateMessageHandlers(deps.messages));
 }

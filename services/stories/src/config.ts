@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { internalAuthEnv, isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
+import { databaseEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
 
@@ -21,19 +21,20 @@ const schema = z.object({
   ...isolationEnv,
   ...internalAuthEnv,
   ...markdownEnv,
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
-  KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),
+  ...databaseEnv,
+  ...redisEnv,
+  ...kafkaEnv,
   STORIES_GRPC_HOST: z.string().min(1).default('127.0.0.1'),
   STORIES_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50052),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Port of GET /metrics (docs/api/foundation.md, "Service metrics"); 0 turns it off. */
+  ...metricsEnv('STORIES', 9152),
   SEED_DEMO_DATA: booleanFlag,
   /** Stories the demo seed creates when SEED_DEMO_DATA is on and there are none yet. */
   DEMO_STORIES: z.coerce.number().int().min(0).max(100_000).default(200),
   /** Where the users service is: the demo seed picks its authors among existing users. */
   USERS_SERVICE_ADDR: z.string().min(1).default('127.0.0.1:50051'),
   ...searchEnv,
-});
+}).superRefine(refineKafkaEnv).superRefine(refineRedisEnv);
 
 /** Configuration of the stories service, parsed once from the environment at boot. */
 export type StoriesConfig = z.output<typeof schema>;

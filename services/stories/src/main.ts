@@ -1,9 +1,9 @@
-import { internalAuthSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, eventsMigrations, OutboxRelay } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth } from '@inkwell/grpc';
+import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
+import { createKafka, ensureTopics, eventsMigrations, OutboxRelay, registerEventMetrics } from '@inkwell/events';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
 import { createLogger, type Logger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
-import { createPool, migrate } from '@inkwell/pg';
+import { createPool, migrateSchema } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { createRedis } from '@inkwell/redis';
@@ -39,9 +39,11 @@ async function main(): Promise<void> {
   const config = loadStoriesConfig();
   const auth = createInternalAuth('stories', internalAuthSettings(config));
   configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
+  // Migrations run as the schema's owner, the service as its runtime role (docs/api/foundation.md, "Stores and least privilege").
+  const ownerUrl = config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL;
+  await migrateSchema(ownerUrl, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger, applicationName: 'inkwell-stories-migrate' });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-stories', logger });
-  await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
-  const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+  const redis = createRedis(redisSettings(config), { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
   const opensearch = new OpenSearchClient({ node: config.OPENSEARCH_URL, requestTimeout: config.STORY_SEARCH_TIMEOUT_MS, maxRetries: 1 });
   const storyIndex = new StoryIndexRepository(opensearch, config.OPENSEARCH_INDEX_PREFIX, {
@@ -59,14 +61,19 @@ async function main(): Promise<void> {
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
   if (config.SEED_DEMO_DATA) {
     const users = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: 2_000, signer: auth.signer });
+    // The bulk load stages rows in tables of its own: the schema's owner runs it, as the seed command does.
+    const owner = createPool({ connectionString: ownerUrl, schema: SCHEMA, max: 2, applicationName: 'inkwell-stories-seed', logger });
     try {
-      await seedDemoStories(new BulkLoadRepository(pool), await findDemoAuthors(users), config.DEMO_STORIES, logger);
+      await seedDemoStories(new BulkLoadRepository(owner), await findDemoAuthors(users), config.DEMO_STORIES, logger);
     } finally {
       users.close();
+      await owner.end();
     }
   }
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-stories', logger, namespace: config.KAFKA_NAMESPACE });
+  const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-stories', logger, namespace: config.KAFKA_NAMESPACE });
+  const metrics = createMetricsRegistry();
+  const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: SCHEMA, kafka, logger });
   await ensureTopics(kafka, [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment, Topics.bookshelvesBookshelf, Topics.bookshelvesItem]);
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
@@ -81,9 +88,10 @@ async function main(): Promise<void> {
   // health does not depend on OpenSearch) and GET /stories is 503 until the index exists.
   const building = ensureIndexInBackground(indexing, logger);
 
-  const server = createStoriesServer({ logger, verifier: auth.verifier, stories, chapters, tags, engagement });
+  const server = createStoriesServer({ logger, verifier: auth.verifier, metrics, stories, chapters, tags, engagement });
   const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
-  logger.info({ port }, 'stories service listening');
+  const metricsServer = await serveMetrics({ registry: metrics, port: config.STORIES_METRICS_PORT, host: config.STORIES_GRPC_HOST, logger });
+  logger.info({ port, metricsPort: metricsServer.port }, 'stories service listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
@@ -94,6 +102,8 @@ async function main(): Promise<void> {
     await indexConsumer.stop();
     await opensearch.close();
     await relay.stop();
+    await metricsServer.close();
+    await eventMetrics.close();
     redis.disconnect();
     await pool.end();
     await closeMarkdown();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { internalAuthEnv, isolationEnv, loadConfig, markdownEnv } from '@inkwell/config';
+import { databaseEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 
 const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
 
@@ -7,16 +7,17 @@ const schema = z.object({
   ...isolationEnv,
   ...internalAuthEnv,
   ...markdownEnv,
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
-  KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim())),
+  ...databaseEnv,
+  ...redisEnv,
+  ...kafkaEnv,
   USERS_GRPC_HOST: z.string().min(1).default('127.0.0.1'),
   USERS_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Port of GET /metrics (docs/api/foundation.md, "Service metrics"); 0 turns it off. */
+  ...metricsEnv('USERS', 9151),
   SEED_DEMO_DATA: booleanFlag,
   /** Where the demo seed writes the demo token and app credentials (`npm run dev` prints them). */
   DEMO_CREDENTIALS_FILE: z.string().min(1).optional(),
-});
+}).superRefine(refineKafkaEnv).superRefine(refineRedisEnv);
 
 /** Configuration of the users service, parsed once from the environment at boot. */
 export type UsersConfig = z.output<typeof schema>;

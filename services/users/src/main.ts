@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { internalAuthSettings } from '@inkwell/config';
-import { createKafka, eventsMigrations, OutboxRelay } from '@inkwell/events';
-import { createInternalAuth } from '@inkwell/grpc';
+import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
+import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics } from '@inkwell/events';
+import { createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
-import { createPool, migrate } from '@inkwell/pg';
+import { createPool, migrateSchema } from '@inkwell/pg';
 import { createRedis } from '@inkwell/redis';
 import { loadUsersConfig } from './config.js';
 import { createAuthoredContentConsumer } from './consumers/authored-content.consumer.js';
@@ -25,9 +25,10 @@ async function main(): Promise<void> {
   const logger = createLogger('users');
   const config = loadUsersConfig();
   configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
+  // Migrations run as the schema's owner, the service as its runtime role (docs/api/foundation.md, "Stores and least privilege").
+  await migrateSchema(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger, applicationName: 'inkwell-users-migrate' });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-users', logger });
-  await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
-  const redis = createRedis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
+  const redis = createRedis(redisSettings(config), { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
   const services = createUsersServices(pool, new RedisRevocationNotifier(redis, logger));
   if (config.SEED_DEMO_DATA) {
@@ -42,7 +43,9 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'inkwell-users', logger, namespace: config.KAFKA_NAMESPACE });
+  const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-users', logger, namespace: config.KAFKA_NAMESPACE });
+  const metrics = createMetricsRegistry();
+  const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: SCHEMA, kafka, logger });
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
   await relay.start();
   const authoredContent = createAuthoredContentConsumer({ kafka, pool, logger });
@@ -50,9 +53,10 @@ async function main(): Promise<void> {
 
   await services.accounts.prepare();
   const { verifier } = createInternalAuth('users', internalAuthSettings(config));
-  const server = createUsersServer({ logger, services, verifier });
+  const server = createUsersServer({ logger, services, verifier, metrics });
   const port = await server.listen(`${config.USERS_GRPC_HOST}:${config.USERS_GRPC_PORT}`);
-  logger.info({ port }, 'users service listening');
+  const metricsServer = await serveMetrics({ registry: metrics, port: config.USERS_METRICS_PORT, host: config.USERS_GRPC_HOST, logger });
+  logger.info({ port, metricsPort: metricsServer.port }, 'users service listening');
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
@@ -60,6 +64,8 @@ async function main(): Promise<void> {
     await server.shutdown(5_000);
     await relay.stop();
     await authoredContent.stop();
+    await metricsServer.close();
+    await eventMetrics.close();
     redis.disconnect();
     await pool.end();
     await closeMarkdown();

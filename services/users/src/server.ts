@@ -1,4 +1,4 @@
-import { createGrpcServer, type AssertionVerifier, type GrpcServer } from '@inkwell/grpc';
+import { createGrpcServer, type AssertionVerifier, type GrpcServer, type MetricsRegistry } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import { UsersService } from '@inkwell/proto/users';
 import type { UsersServices } from './services.js';
@@ -10,6 +10,8 @@ import { personalTokenHandlers } from './transport/personal-token.handlers.js';
 
 /** What the users gRPC server needs, already constructed. */
 export interface UsersServerDeps {
+  /** Where the server records the RED metrics of its calls (main.ts serves them on /metrics); none in most tests. */
+  metrics?: MetricsRegistry | undefined;
   logger: Logger;
   services: UsersServices;
   /** Verifies each call's caller assertion (createInternalAuth('users', …).verifier in main.ts). */
@@ -20,8 +22,8 @@ export interface UsersServerDeps {
  * Builds the users gRPC server (UsersService + health) without listening: tests start it on port 0.
  * Each RPC accepts only the issuers of USERS_ISSUERS.
  */
-export function createUsersServer({ logger, services, verifier }: UsersServerDeps): GrpcServer {
-  return createGrpcServer({ logger, verifier }).add(UsersService, {
+export function createUsersServer({ logger, services, verifier, metrics }: UsersServerDeps): GrpcServer {
+  return createGrpcServer({ logger, verifier, metrics }).add(UsersService, {
     ...accountHandlers(services.accounts),
     ...followHandlers(services.follows),
     ...oauthHandlers(services.clients, services.tokens),
