@@ -69,6 +69,11 @@ describe('the API describes itself (docs/api/reference.md)', () => {
     for (const operation of operations) expect(shown.some((id) => id.endsWith(`-${operation.operationId}`)), operation.operationId).toBe(true);
     await expect(page.locator('.info .title').first().textContent()).resolves.toContain('Inkwell API');
 
+    // Opening an operation shows its parameters, filters with their syntax included.
+    await page.click('#operations-stories-getStories .opblock-summary-control');
+    await page.locator('#operations-stories-getStories').getByText('filter[num_words]', { exact: true }).waitFor({ timeout: 15_000 });
+    await expect(page.locator('#operations-stories-getStories').textContent()).resolves.toContain('an inclusive range');
+
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png'), fullPage: false });
     expect(problems).toEqual([]);

@@ -27,11 +27,11 @@ const INITIALISER = `window.addEventListener('load', function () {
 `;
 
 /**
- * What the reference page needs and nothing more (docs/api/reference.md): our scripts, styles,
- * fonts and images, inline style attributes (Swagger UI sets them), `data:` images (its icons),
- * fetches of the document from the same origin; no framing, forms, plugins or base changes.
+ * What the reference page needs and nothing more (docs/api/reference.md): our own scripts,
+ * styles and images, `data:` images (Swagger UI's icons), fetches of the document from the same
+ * origin; no inline script or style, no framing, forms, plugins or base changes.
  */
-const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
