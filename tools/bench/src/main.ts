@@ -8,12 +8,13 @@ import { runLoad, type LoadResult } from './load.runner.js';
 import { writeSection } from './report.writer.js';
 import type { BenchContext, Suite } from './suite.js';
 import { authSuite } from './suites/auth.suite.js';
+import { edgeSuite } from './suites/edge.suite.js';
 import { messagesSuite } from './suites/messages.suite.js';
 import { shelvesSuite } from './suites/shelves.suite.js';
 import { storiesSuite } from './suites/stories.suite.js';
 
 /** Every suite of `npm run bench`: one line per area. */
-const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, authSuite];
+const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, authSuite, edgeSuite];
 
 const HELP = `npm run bench -- [options]
 
