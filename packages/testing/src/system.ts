@@ -112,20 +112,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       const address = `127.0.0.1:${port}`;
       const metricsPort = options.ports === 'fixed' ? service.defaultMetricsPort : options.metrics === true ? await freePort() : 0;
       if (metricsPort !== 0) metricsUrls[service.name] = `http://127.0.0.1:${metricsPort}/metrics`;
-      const health = createGrpcClient(Health, address, { defaultDeadlineMs: 1_000 });
-      try {
-        started.push(
-          await startProcess({
-            name: service.name,
-            entry: service.entry,
-            echo: options.echo ?? false,
-            env: { ...keys.env(service.name), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData) },
-            ready: () => health.checkHealth(),
-          }),
-        );
-      } finally {
-        health.close();
-      }
+      started.push(
+        await startProcess({
+          name: service.name,
+          entry: service.entry,
+          echo: options.echo ?? false,
+          env: { ...keys.env(service.name), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData) },
+          // A client per check: the check runs again when the process is restarted later.
+          ready: () => checkHealth(address),
+        }),
+      );
       addresses[service.addressVariable] = address;
       addressesByName[service.name] = address;
     }
@@ -156,6 +152,16 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   } catch (error) {
     await stopAll(started);
     throw error;
+  }
+}
+
+/** One gRPC health check of the service at `address`, on a client of its own. */
+async function checkHealth(address: string): Promise<boolean> {
+  const health = createGrpcClient(Health, address, { defaultDeadlineMs: 1_000 });
+  try {
+    return await health.checkHealth();
+  } finally {
+    health.close();
   }
 }
 
