@@ -68,7 +68,7 @@ export interface GrpcServerOptions {
   /** Extra grpc-js server options, merged over the defaults (keepalive). */
   serverOptions?: ChannelOptions;
   /** Where to record the RED metrics of every call (`grpcMetricsInterceptor`); none when absent. */
-  metrics?: MetricsRegistry;
+  metrics?: MetricsRegistry | undefined;
 }
 
 type UnaryFn = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
