@@ -1,4 +1,4 @@
-import { internalAuthEnv, internalAuthSettings, isolationEnv, loadConfig, redisEnv, redisSettings, refineRedisEnv } from '@inkwell/config';
+import { internalAuthEnv, internalAuthSettings, isolationEnv, kafkaEnv, kafkaSettings, loadConfig, redisEnv, redisSettings, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 import { z } from 'zod';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
@@ -17,6 +17,8 @@ const positiveInt = z.coerce.number().int().positive();
 export const gatewayEnvSchema = z
   .object({
     REDIS_KEY_PREFIX: isolationEnv.REDIS_KEY_PREFIX,
+    KAFKA_NAMESPACE: isolationEnv.KAFKA_NAMESPACE,
+    ...kafkaEnv,
     ...internalAuthEnv,
     GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -44,8 +46,12 @@ export const gatewayEnvSchema = z
     SESSION_TTL_SECONDS: positiveInt.default(86_400),
     BENCH_NOAUTH: flag.default(false),
     CURSOR_TTL_SECONDS: positiveInt.default(3_600),
+    PUBLIC_CACHE: flag.default(true),
+    PUBLIC_CACHE_TTL_SECONDS: positiveInt.default(60),
+    PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
   })
   .superRefine(refineRedisEnv)
+  .superRefine(refineKafkaEnv)
   .transform((env) => ({
     host: env.GATEWAY_HOST,
     port: env.GATEWAY_PORT,
@@ -76,6 +82,9 @@ export const gatewayEnvSchema = z
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     benchNoAuth: env.BENCH_NOAUTH,
     cursorTtlSeconds: env.CURSOR_TTL_SECONDS,
+    kafka: { ...kafkaSettings(env), namespace: env.KAFKA_NAMESPACE },
+    /** The public cache of docs/api/foundation.md, "Caching at the edge" (off: every read goes to the backends). */
+    publicCache: { enabled: env.PUBLIC_CACHE, ttlMs: env.PUBLIC_CACHE_TTL_SECONDS * 1_000, maxEntries: env.PUBLIC_CACHE_MAX_ENTRIES },
   }));
 
 /**

@@ -1,8 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@inkwell/config';
+import { createKafka } from '@inkwell/events';
 import { createLogger, type Logger } from '@inkwell/logging';
 import { pingRedis } from '@inkwell/redis';
 import { createAuthEdge } from './auth/auth-edge.js';
+import { CacheInvalidationConsumer } from './cache/cache-invalidation.consumer.js';
+import { cachedStoriesClient, cachedUsersClient } from './cache/cached-backends.js';
+import { PublicResourceCache } from './cache/public-resource.cache.js';
+import { withWriteInvalidation } from './cache/write-invalidation.js';
 import { guardBackends } from './backends/backend.guard.js';
 import { closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
 import { createGatewayRedis } from './backends/redis.backend.js';
@@ -43,7 +48,14 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const links = createApiLinks(config.publicBaseUrl);
   const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, bookshelves: backends.bookshelves, links });
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
-  const routes = withIdempotency(apiRoutes({ users: backends.users, stories: backends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }), new IdempotencyStore(redis));
+  // Public representations cached in this process, invalidated by its own Kafka consumer and by its writes (docs/api/foundation.md, "Caching at the edge").
+  const cache = new PublicResourceCache(config.publicCache);
+  const invalidation = config.publicCache.enabled ? new CacheInvalidationConsumer(createKafka({ ...config.kafka, clientId: 'inkwell-gateway', logger }), cache, logger) : undefined;
+  const readBackends = { users: cachedUsersClient(backends.users, cache), stories: cachedStoriesClient(backends.stories, cache) };
+  const routes = withIdempotency(
+    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }), cache),
+    new IdempotencyStore(redis),
+  );
   const table = new RouteTable(API_V1_PREFIX, routes);
 
   const readiness = createReadinessCheck(monitor);
@@ -68,6 +80,8 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const { server, address } = await startExpressGateway({ configDir: CONFIG_DIR, host: config.host, port: config.port, plugin, logger });
   logger.info({ address: address.address, port: address.port, publicBaseUrl: config.publicBaseUrl, backends: config.backends }, 'gateway listening');
   monitor.start();
+  // In the background: without Kafka the gateway still serves, from the backends (the cache stays off).
+  invalidation?.start().catch((error: unknown) => logger.error({ err: error }, 'cache invalidation consumer failed to start: public cache off'));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -83,7 +97,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
       clearTimeout(force);
       monitor.close();
       closeGrpcBackends(backends);
-      Promise.all([auth.close(), redis.quit()])
+      Promise.all([auth.close(), redis.quit(), invalidation?.stop()])
         .catch(() => redis.disconnect())
         .finally(() => {
           logger.info('stopped');

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
+import { sendValidatedJsonApi } from '../cache/etag.js';
 import { sendApiError, sendJsonApi } from '../http/api-response.js';
 import { readJsonBody } from '../http/json-body.reader.js';
 import { requestState, type GatewayRequest } from '../http/request-state.js';
@@ -78,7 +79,9 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
     selfLink: deps.links.request(url),
   };
   const response = await route.definition.handler(request);
-  sendJsonApi(res, response.status, response.document, response.headers);
+  // Every 200 to a GET carries a strong ETag and honours If-None-Match (docs/api/foundation.md, "Caching at the edge").
+  if (method === 'GET' && response.status === 200 && response.document !== undefined) sendValidatedJsonApi(req, res, response.document, response.headers);
+  else sendJsonApi(res, response.status, response.document, response.headers);
 }
 
 function resolveParams(route: CompiledRoute, values: readonly string[], caller: CallerContext): Record<string, string> {

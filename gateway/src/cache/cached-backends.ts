@@ -1,0 +1,51 @@
+import type { GrpcClient } from '@inkwell/grpc';
+import type { GetStoryResponse, StoriesService } from '@inkwell/proto/stories';
+import type { GetUserResponse, UsersService } from '@inkwell/proto/users';
+import type { PublicResourceCache } from './public-resource.cache.js';
+
+/**
+ * The stories client with `getStory` answered from the public cache where that is safe
+ * (docs/api/foundation.md, "Caching at the edge"): only published stories are stored, and the
+ * author always reads through to the service (their own reads bypass the cache, so they see their
+ * change at once and never someone else's view). Other callers see the same representation of a
+ * published story whatever their scopes. Errors are never cached.
+ */
+export function cachedStoriesClient(client: GrpcClient<typeof StoriesService>, cache: PublicResourceCache): GrpcClient<typeof StoriesService> {
+  return Object.assign(Object.create(client) as GrpcClient<typeof StoriesService>, {
+    async getStory(request: Parameters<typeof client.getStory>[0], options: Parameters<typeof client.getStory>[1]): Promise<GetStoryResponse> {
+      const key = `story:${request.id ?? ''}` as const;
+      const caller = options?.caller;
+      const cached = cache.get<GetStoryResponse>(key);
+      if (cached !== undefined && caller?.userId !== cached.story?.authorId) return cached;
+      const ticket = cache.begin();
+      const response = await client.getStory(request, options);
+      const story = response.story;
+      if (story !== undefined && story.published && caller?.userId !== story.authorId) cache.store(key, response, ticket);
+      return response;
+    },
+  });
+}
+
+/**
+ * The users client with `getUser` answered from the public cache for everyone but the user
+ * themself (docs/api/foundation.md, "Caching at the edge"): `email` exists only on one's own
+ * record, so one's own reads bypass the cache and a record carrying an e-mail is never stored.
+ */
+export function cachedUsersClient(client: GrpcClient<typeof UsersService>, cache: PublicResourceCache): GrpcClient<typeof UsersService> {
+  return Object.assign(Object.create(client) as GrpcClient<typeof UsersService>, {
+    async getUser(request: Parameters<typeof client.getUser>[0], options: Parameters<typeof client.getUser>[1]): Promise<GetUserResponse> {
+      const id = request.id ?? '';
+      const key = `user:${id}` as const;
+      const self = options?.caller?.userId === id;
+      if (!self) {
+        const cached = cache.get<GetUserResponse>(key);
+        if (cached !== undefined) return cached;
+      }
+      const ticket = cache.begin();
+      const response = await client.getUser(request, options);
+      const user = response.user;
+      if (!self && user !== undefined && user.id === id && user.email === undefined) cache.store(key, response, ticket);
+      return response;
+    },
+  });
+}

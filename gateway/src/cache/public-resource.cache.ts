@@ -1,0 +1,103 @@
+/** What the cache keeps: the public representation of one entity (`story:<id>`, `user:<id>`). */
+export type CacheKey = `${'story' | 'user'}:${string}`;
+
+/** Options of {@link PublicResourceCache}. */
+export interface PublicResourceCacheOptions {
+  /** Most entries held; the least recently stored go first. */
+  readonly maxEntries: number;
+  /** The safety net: an entry is never served older than this, even if an invalidation was lost. */
+  readonly ttlMs: number;
+  /** The clock (tests pass their own). */
+  readonly now?: () => number;
+}
+
+interface Entry {
+  readonly value: unknown;
+  readonly expiresAt: number;
+}
+
+/**
+ * The gateway's in-process cache of public, caller-independent representations (the published
+ * story, a user's public profile; docs/api/foundation.md, "Caching at the edge"). It serves only
+ * while it is `live`, i.e. while this process's invalidation consumer is subscribed: before that,
+ * and whenever the consumer stops, it is emptied and every read goes to the backend.
+ *
+ * A fill races with invalidations: a value fetched before an invalidation of its key must not be
+ * stored after it. `begin()` hands out a ticket; `store(key, value, ticket)` drops the value when
+ * the key (or the whole cache) was invalidated since the ticket was taken.
+ */
+export class PublicResourceCache {
+  private readonly entries = new Map<CacheKey, Entry>();
+  /** Sequence number of the last invalidation of each key (pruned to bounded size via `floor`). */
+  private readonly invalidated = new Map<CacheKey, number>();
+  private sequence = 0;
+  /** Tickets at or below this are refused for every key (after `clear()` or pruning). */
+  private floor = 0;
+  private live = false;
+  private readonly now: () => number;
+
+  constructor(private readonly options: PublicResourceCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether entries are served and stored (the invalidation feed is running). */
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  /** Number of entries held (for metrics and tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Starts (true) or stops (false) serving; both empty the cache, since invalidations may have been missed. */
+  setLive(live: boolean): void {
+    this.live = live;
+    this.clear();
+  }
+
+  /** The entry of `key` when live and younger than the TTL; undefined otherwise. */
+  get<T>(key: CacheKey): T | undefined {
+    if (!this.live) return undefined;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value as T;
+  }
+
+  /** A ticket for a fill that starts now (see the class comment). */
+  begin(): number {
+    return this.sequence;
+  }
+
+  /** Stores `value` unless not live or `key` was invalidated since `ticket` was taken. */
+  store(key: CacheKey, value: unknown, ticket: number): void {
+    if (!this.live || ticket < this.floor || (this.invalidated.get(key) ?? -1) > ticket) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value, expiresAt: this.now() + this.options.ttlMs });
+    if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as CacheKey);
+  }
+
+  /** Drops `key` and refuses fills of it that started before now. */
+  invalidate(key: CacheKey): void {
+    this.sequence++;
+    this.entries.delete(key);
+    this.invalidated.set(key, this.sequence);
+    // Bounded memory: forgetting per-key sequences is safe once every older ticket is refused.
+    if (this.invalidated.size > this.options.maxEntries) {
+      this.invalidated.clear();
+      this.floor = this.sequence;
+    }
+  }
+
+  /** Drops everything and refuses every fill that started before now. */
+  clear(): void {
+    this.sequence++;
+    this.floor = this.sequence;
+    this.entries.clear();
+    this.invalidated.clear();
+  }
+}
