@@ -74,14 +74,19 @@ export async function migrate(pool: pg.Pool, options: MigrateOptions): Promise<{
       // (docs/api/foundation.md, "Stores and least privilege").
       const { rowCount: exists } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [options.schema]);
       if (!exists) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
-           version text PRIMARY KEY,
-           name text NOT NULL,
-           checksum text NOT NULL,
-           applied_at timestamptz NOT NULL DEFAULT now()
-         )`,
-      );
+      // Likewise the bookkeeping table: a role that may only read the schema (the runtime role of
+      // an up-to-date database, e.g. an operator command) gets through when nothing is pending.
+      const { rows: table } = await client.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [`${schema}.schema_migrations`]);
+      if (table[0]?.found == null) {
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${schema}.schema_migrations (
+             version text PRIMARY KEY,
+             name text NOT NULL,
+             checksum text NOT NULL,
+             applied_at timestamptz NOT NULL DEFAULT now()
+           )`,
+        );
+      }
       const { rows } = await client.query<{ version: string; checksum: string }>(`SELECT version, checksum FROM ${schema}.schema_migrations`);
       const appliedChecksums = new Map(rows.map((row) => [row.version, row.checksum]));
 

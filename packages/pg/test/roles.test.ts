@@ -77,6 +77,14 @@ describe('provisionSchemaRoles', () => {
     await expect(poolAs(schemaRoles(mine).migrator, mine).query(`SELECT * FROM "${theirs}".notes`)).rejects.toMatchObject({ code: '42501' });
   });
 
+  it('lets the runtime role check an up-to-date schema, and refuses it a pending migration', async () => {
+    const runtime = urlAs(schemaRoles(mine).runtime, 'roles-test');
+    const current = await migrationDir({ '0001_notes.sql': 'CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL);' });
+    await expect(migrateSchema(runtime, { schema: mine, directory: current, logger: silentLogger })).resolves.toEqual({ applied: [] });
+    const next = await migrationDir({ '0001_notes.sql': 'CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL);', '0002_more.sql': 'CREATE TABLE more (id int);' });
+    await expect(migrateSchema(runtime, { schema: mine, directory: next, logger: silentLogger })).rejects.toThrow(/0002_more failed and was rolled back: permission denied for schema/);
+  });
+
   it('hands a schema migrated before the roles existed over to its migrator', async () => {
     const legacy = uniqueSchema('roles');
     try {

@@ -44,10 +44,13 @@ export function loadStoriesConfig(env: NodeJS.ProcessEnv = process.env): Stories
   return loadConfig(schema, env);
 }
 
-/** What `npm run search:rebuild` needs: the database and the search settings of the service (same variables). */
+/**
+ * What `npm run search:rebuild` needs: the database (DATABASE_MIGRATION_URL, when set, brings the
+ * schema up to date first) and the search settings of the service (same variables).
+ */
 export type SearchRebuildConfig = z.output<typeof rebuildSchema>;
 
-const rebuildSchema = z.object({ DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }), ...searchEnv });
+const rebuildSchema = z.object({ DATABASE_URL: databaseEnv.DATABASE_URL, DATABASE_MIGRATION_URL: databaseEnv.DATABASE_MIGRATION_URL, ...searchEnv });
 
 /** Parses the rebuild command's environment; throws a ConfigError listing every bad variable. */
 export function loadSearchRebuildConfig(env: NodeJS.ProcessEnv = process.env): SearchRebuildConfig {

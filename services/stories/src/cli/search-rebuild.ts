@@ -1,6 +1,6 @@
 import { eventsMigrations } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
-import { createPool, migrate } from '@inkwell/pg';
+import { createPool, migrateSchema } from '@inkwell/pg';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
 import { loadSearchRebuildConfig } from '../config.js';
 import { StoryDocumentRepository } from '../repositories/story-document.repository.js';
@@ -11,7 +11,7 @@ import { StoryIndexService } from '../services/story-index.service.js';
 /**
  * `npm run search:rebuild`: rebuilds the story search index from Postgres (docs/api/stories.md,
  * "Search"), a second composition root of the stories service with the service's environment
- * (DATABASE_URL, OPENSEARCH_URL, OPENSEARCH_INDEX_PREFIX, STORY_INDEX_*). Lists keep reading the
+ * (DATABASE_URL, DATABASE_MIGRATION_URL, OPENSEARCH_URL, OPENSEARCH_INDEX_PREFIX, STORY_INDEX_*). Lists keep reading the
  * old index, and the running service's consumer keeps writing changes to both, until the new one
  * is complete; then they swap in one step and the old one is dropped. This is how a mapping or
  * index setting change ships. Exit codes: 0 done, 1 failed.
@@ -23,7 +23,8 @@ async function main(): Promise<number> {
   // Long enough for a bulk request of 5,000 stories on a busy node.
   const opensearch = new OpenSearchClient({ node: config.OPENSEARCH_URL, requestTimeout: 120_000, maxRetries: 2 });
   try {
-    await migrate(pool, { schema: STORIES_SCHEMA, directory: STORIES_MIGRATIONS, extra: eventsMigrations, logger });
+    // As the schema's owner when given (the Job runs with the stories pod's environment; docs/api/foundation.md, "Stores and least privilege").
+    await migrateSchema(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, { schema: STORIES_SCHEMA, directory: STORIES_MIGRATIONS, extra: eventsMigrations, logger });
     const index = new StoryIndexRepository(opensearch, config.OPENSEARCH_INDEX_PREFIX, {
       shards: config.STORY_INDEX_SHARDS,
       replicas: config.STORY_INDEX_REPLICAS,
