@@ -6,7 +6,7 @@ import { pingRedis } from '@inkwell/redis';
 import { createAuthEdge } from './auth/auth-edge.js';
 import { CacheInvalidationConsumer } from './cache/cache-invalidation.consumer.js';
 import { cachedStoriesClient, cachedUsersClient } from './cache/cached-backends.js';
-import { PublicResourceCache } from './cache/public-resource.cache.js';
+import { PublicResourceCache, registerPublicCacheMetrics } from './cache/public-resource.cache.js';
 import { withWriteInvalidation } from './cache/write-invalidation.js';
 import { guardBackends } from './backends/backend.guard.js';
 import { closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
@@ -50,6 +50,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const documents = createDocumentResponder({ cursors: new CursorStore(redis, { ttlSeconds: config.cursorTtlSeconds }), loaders });
   // Public representations cached in this process, invalidated by its own Kafka consumer and by its writes (docs/api/foundation.md, "Caching at the edge").
   const cache = new PublicResourceCache(config.publicCache);
+  registerPublicCacheMetrics(cache, metrics.registry);
   const invalidation = config.publicCache.enabled ? new CacheInvalidationConsumer(createKafka({ ...config.kafka, clientId: 'inkwell-gateway', logger }), cache, logger) : undefined;
   const readBackends = { users: cachedUsersClient(backends.users, cache), stories: cachedStoriesClient(backends.stories, cache) };
   const routes = withIdempotency(

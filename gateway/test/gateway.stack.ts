@@ -51,7 +51,7 @@ export async function startGatewayStack(database: string, env: Record<string, st
       const process = await startProcess({
         name: `gateway-${extras.length + 2}`,
         entry: 'gateway/src/main.ts',
-        env: { ...system.keys.env('gateway'), DATABASE_URL: databaseUrl, REDIS_URL: stack.redisUrl, KAFKA_BROKERS: stack.kafkaBrokers.join(','), ...systemEnv, ...addresses, GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, ...extraEnv },
+        env: { ...system.keys.env('gateway'), DATABASE_URL: databaseUrl, REDIS_URL: stack.redisUrl, KAFKA_BROKERS: stack.kafkaBrokers.join(','), KAFKA_NAMESPACE: system.kafkaNamespace, REDIS_KEY_PREFIX: system.redisKeyPrefix, ...systemEnv, ...addresses, GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, ...extraEnv },
         ready: async () => (waitForReady ? (await fetch(`${origin}/readyz`)).ok : (await fetch(`${origin}/healthz`)).ok),
       });
       extras.push(process);

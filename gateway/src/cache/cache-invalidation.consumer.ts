@@ -3,11 +3,12 @@ import { hostname } from 'node:os';
 import { decodeEnvelope, ensureTopics, namespaced } from '@inkwell/events';
 import type { Logger } from '@inkwell/logging';
 import type { EventEnvelope } from '@inkwell/proto/events';
+import { Topics } from '@inkwell/proto/topics';
 import type { Consumer, Kafka } from 'kafkajs';
 import type { CacheKey, PublicResourceCache } from './public-resource.cache.js';
 
 /** The topics whose events change what the public cache holds. */
-export const INVALIDATION_TOPICS = ['stories.story.v1', 'stories.chapter.v1', 'users.user.v1', 'users.follow.v1', 'blog.post.v1'] as const;
+export const INVALIDATION_TOPICS = [Topics.storiesStory, Topics.storiesChapter, Topics.usersUser, Topics.usersFollow, Topics.blogPost] as const;
 
 /**
  * How long after an event that another service's consumer turns into a count (a user's

@@ -1,3 +1,5 @@
+import { Gauge, type Registry } from 'prom-client';
+
 /** What the cache keeps: the public representation of one entity (`story:<id>`, `user:<id>`). */
 export type CacheKey = `${'story' | 'user'}:${string}`;
 
@@ -100,4 +102,27 @@ export class PublicResourceCache {
     this.entries.clear();
     this.invalidated.clear();
   }
+}
+
+/**
+ * Exports the cache's state on /metrics: `gateway_public_cache_live` (1 while served, i.e. the
+ * invalidation consumer is fetching) and `gateway_public_cache_entries`.
+ */
+export function registerPublicCacheMetrics(cache: PublicResourceCache, registry: Registry): void {
+  new Gauge({
+    name: 'gateway_public_cache_live',
+    help: '1 while the public cache is served (its invalidation consumer is fetching), else 0.',
+    registers: [registry],
+    collect() {
+      this.set(cache.isLive ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'gateway_public_cache_entries',
+    help: 'Entries held by the public cache.',
+    registers: [registry],
+    collect() {
+      this.set(cache.size);
+    },
+  });
 }
