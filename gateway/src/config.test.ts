@@ -27,12 +27,19 @@ describe('loadGatewayConfig', () => {
       sessionTtlSeconds: 86_400,
       benchNoAuth: false,
       cursorTtlSeconds: 3600,
+      kafka: { brokers: ['127.0.0.1:19092'], namespace: '' },
+      publicCache: { enabled: true, ttlMs: 60_000, maxEntries: 50_000 },
     });
   });
 
   it('takes rate limits, cache bounds and the cookie and proxy switches from the environment', () => {
     const config = loadGatewayConfig({ ...AUTH, RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_TOKEN_MAX: '5', RATE_LIMIT_ANONYMOUS_MAX: '2', TOKEN_CACHE_SIZE: '10', TRUST_PROXY: 'true', COOKIE_SECURE: 'false', BENCH_NOAUTH: '1' });
     expect(config).toMatchObject({ rateLimit: { windowMs: 60_000, tokenMax: 5, anonymousMax: 2 }, tokenCache: { size: 10 }, trustProxy: true, cookieSecure: false, benchNoAuth: true });
+  });
+
+  it('takes the public cache switch and bounds from the environment', () => {
+    const config = loadGatewayConfig({ ...AUTH, PUBLIC_CACHE: 'false', PUBLIC_CACHE_TTL_SECONDS: '5', PUBLIC_CACHE_MAX_ENTRIES: '100' });
+    expect(config.publicCache).toEqual({ enabled: false, ttlMs: 5_000, maxEntries: 100 });
   });
 
   it('rejects a zero rate limit and a switch that is not a boolean', () => {
