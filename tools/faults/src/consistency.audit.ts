@@ -102,7 +102,7 @@ const COPY_CHECKS: readonly { check: string; source: string; copy: string }[] = 
   },
   {
     check: 'bookshelves copy of stories',
-    source: `SELECT id, author_id, published FROM stories.stories`,
+    source: `SELECT s.id, s.author_id, s.published FROM stories.stories s WHERE EXISTS (SELECT 1 FROM bookshelves.bookshelf_items i WHERE i.story_id = s.id)`,
     copy: `SELECT k.id, k.author_id, k.published FROM bookshelves.known_stories k WHERE NOT k.deleted AND EXISTS (SELECT 1 FROM bookshelves.bookshelf_items i WHERE i.story_id = k.id)`,
   },
 ];
