@@ -37,7 +37,7 @@ describe('deploy/k8s/overlays/prod with the operator-managed stores switched on'
 
   it('renders CNPG, Strimzi and OpenSearch operator resources and the Redis that match their schemas or field lists', async () => {
     const kinds = objects.map((object) => `${object.apiVersion} ${object.kind}`);
-    for (const kind of ['postgresql.cnpg.io/v1 Cluster', 'kafka.strimzi.io/v1beta2 Kafka', 'kafka.strimzi.io/v1beta2 KafkaNodePool', 'kafka.strimzi.io/v1beta2 KafkaTopic', 'opensearch.opster.io/v1 OpenSearchCluster', 'apps/v1 StatefulSet', 'monitoring.coreos.com/v1 ServiceMonitor', 'monitoring.coreos.com/v1 PrometheusRule']) {
+    for (const kind of ['postgresql.cnpg.io/v1 Cluster', 'kafka.strimzi.io/v1beta2 Kafka', 'kafka.strimzi.io/v1beta2 KafkaNodePool', 'kafka.strimzi.io/v1beta2 KafkaTopic', 'kafka.strimzi.io/v1beta2 KafkaUser', 'opensearch.opster.io/v1 OpenSearchCluster', 'apps/v1 StatefulSet', 'monitoring.coreos.com/v1 ServiceMonitor', 'monitoring.coreos.com/v1 PrometheusRule']) {
       expect(kinds).toContain(kind);
     }
     expect(await schemaProblems(objects)).toEqual([]);

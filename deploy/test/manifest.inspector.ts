@@ -6,13 +6,32 @@ import { configVariables, type DeployedProcess } from './process.catalog.js';
 /** The Secret every process reads its store credentials from (deploy/k8s/README.md). */
 export const SECRET_NAME = 'inkwell-stores';
 
-/** Stand-ins for the Secret's values (never committed); their ports are the ones the egress policy opens. */
+/** The services that own a Postgres schema, each with its own two roles (deploy/k8s/README.md). */
+const SCHEMA_OWNERS = ['users', 'stories', 'bookshelves', 'messaging', 'blog'];
+
+/**
+ * Stand-ins for the Secret's values (never committed): store addresses, whose ports are the ones
+ * the egress policy opens, and credentials that are no address (Kafka SASL user and password).
+ */
 export const SAMPLE_SECRET: Record<string, string> = {
-  DATABASE_URL: 'postgres://inkwell:password@postgres.example.internal:5432/inkwell',
+  ...Object.fromEntries(
+    SCHEMA_OWNERS.flatMap((service) => [
+      [`${service.toUpperCase()}_DATABASE_URL`, `postgres://inkwell_${service}:password@postgres.example.internal:5432/inkwell`],
+      [`${service.toUpperCase()}_DATABASE_MIGRATION_URL`, `postgres://inkwell_${service}_migrator:password@postgres.example.internal:5432/inkwell`],
+    ]),
+  ),
   REDIS_URL: 'redis://redis.example.internal:6379',
   KAFKA_BROKERS: 'kafka-0.example.internal:9092,kafka-1.example.internal:9092',
+  KAFKA_SASL_USERNAME: 'inkwell',
+  KAFKA_SASL_PASSWORD: 'password',
   OPENSEARCH_URL: 'https://inkwell:password@opensearch.example.internal:9200',
 };
+
+/** True when a store Secret value is an address (a URL or `host:port` list), not a bare credential. */
+export function isStoreAddress(value: string): boolean {
+  const first = value.split(',')[0] as string;
+  return first.includes('://') || /^[A-Za-z0-9.-]+:\d+$/.test(first);
+}
 
 /**
  * The Secret of the signed internal calls (docs/api/foundation.md, "Internal calls"): per process

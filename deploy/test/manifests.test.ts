@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderKustomization, splitImage, type Container } from './kubectl-kustomize.renderer.js';
-import { containerEnvironment, find, INTERNAL_AUTH_SECRET_NAME, podView, SAMPLE_INTERNAL_AUTH, SAMPLE_SECRET, SECRET_NAME, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
+import { containerEnvironment, find, INTERNAL_AUTH_SECRET_NAME, isStoreAddress, podView, SAMPLE_INTERNAL_AUTH, SAMPLE_SECRET, SECRET_NAME, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
 import { isConnectionAllowed, isIsolated, selects } from './network-policy.evaluator.js';
 import { configVariables, DEPLOYED_PROCESSES, loadProcessConfig, REPO_ROOT, type DeployedProcess } from './process.catalog.js';
 import { schemaProblems } from './schema.validator.js';
@@ -66,8 +66,11 @@ describe('deploy/k8s/base', () => {
   it.each(DEPLOYED_PROCESSES)('gives $name a Deployment, a Service on port $port, a ServiceAccount without token, a ConfigMap and a PodDisruptionBudget', (process) => {
     const objects = renderKustomization(join(K8S, 'base', process.name));
     const { podLabels, container } = workload(objects, process);
-    const service = find(objects, 'Service', process.name).spec as { selector: Record<string, string>; ports: { port: number; targetPort: number | string }[] };
-    expect(service.ports.map((port) => port.port)).toEqual([process.port]);
+    const service = find(objects, 'Service', process.name).spec as { clusterIP?: string; selector: Record<string, string>; ports: { port: number; targetPort: number | string }[] };
+    // gRPC clients balance per call over every pod the name resolves to: the Service is headless.
+    expect(service.clusterIP).toBe(process.component === 'grpc-service' ? 'None' : undefined);
+    // A gRPC service also serves /metrics on a port of its own, next to its gRPC port.
+    expect(service.ports.map((port) => port.port)).toEqual(process.metricsPort === undefined ? [process.port] : [process.port, process.metricsPort]);
     const declared = (container.ports as { name?: string; containerPort: number }[]).find((port) => port.name === service.ports[0]?.targetPort || port.containerPort === service.ports[0]?.targetPort);
     expect(declared?.containerPort).toBe(process.port);
     expect(selects({ matchLabels: service.selector }, podLabels)).toBe(true);
@@ -201,7 +204,7 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(isIsolated(objects, self, 'Ingress')).toBe(true);
     expect(isIsolated(objects, self, 'Egress')).toBe(true);
     expect(isConnectionAllowed(objects, { pod: self }, 'external', 53, 'UDP'), 'DNS').toBe(true);
-    for (const secret of containerEnvironment(objects, workload(objects, process).container).secrets.filter((candidate) => candidate.name === SECRET_NAME)) {
+    for (const secret of containerEnvironment(objects, workload(objects, process).container).secrets.filter((candidate) => candidate.name === SECRET_NAME && isStoreAddress(SAMPLE_SECRET[candidate.key] ?? ''))) {
       expect(isConnectionAllowed(objects, { pod: self }, 'external', storePort(secret.key)), `${process.name} → ${secret.key}`).toBe(true);
     }
     expect(isConnectionAllowed(objects, 'external', { pod: self }, process.port), `outside → ${process.name}`).toBe(process.component === 'gateway');

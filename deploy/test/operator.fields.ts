@@ -58,6 +58,15 @@ export const OPERATOR_FIELD_LISTS: Readonly<Record<string, Shape>> = {
     },
     required: ['apiVersion', 'kind', 'metadata', 'spec'],
   },
+  'kafka.strimzi.io/v1beta2 KafkaUser': {
+    fields: {
+      apiVersion: 'string',
+      kind: 'string',
+      metadata: labelsAndAnnotations,
+      spec: { fields: { authentication: { fields: { type: 'string' }, required: ['type'] }, authorization: 'scalar-map', quotas: 'scalar-map' } },
+    },
+    required: ['apiVersion', 'kind', 'metadata', 'spec'],
+  },
   'kafka.strimzi.io/v1beta2 KafkaTopic': {
     fields: { apiVersion: 'string', kind: 'string', metadata: labelsAndAnnotations, spec: { fields: { topicName: 'string', partitions: 'integer', replicas: 'integer', config: 'scalar-map' } } },
     required: ['apiVersion', 'kind', 'metadata', 'spec'],

@@ -17,6 +17,8 @@ export interface DeployedProcess {
   hostVariable: string;
   /** Environment variable through which other processes find it (gRPC services only). */
   addressVariable?: string;
+  /** The port of its own /metrics endpoint, when apart from its main port (gRPC services). */
+  metricsPort?: number;
 }
 
 /** The repository root (the folder with turbo.json). */
@@ -36,6 +38,7 @@ export const DEPLOYED_PROCESSES: readonly DeployedProcess[] = [
     portVariable: service.portVariable,
     hostVariable: service.portVariable.replace(/_PORT$/, '_HOST'),
     addressVariable: service.addressVariable,
+    metricsPort: service.defaultMetricsPort,
   })),
 ];
 
