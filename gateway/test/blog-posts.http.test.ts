@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SCOPE_NAMES } from '@inkwell/auth-tokens';
-import { createAppToken, createTestUser, ensureDatabase, repoRoot, stackEnv, type TestUser } from '@inkwell/testing';
+import { createAppToken, createTestUser, ensureDatabase, eventuallyValue, repoRoot, stackEnv, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
 
@@ -417,16 +417,6 @@ describe('GET /blog-posts lists', () => {
 });
 
 describe('the stories relationship, fed by the stories service’s events', () => {
-  async function waitFor<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await attempt();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   it('links only published stories (422 for drafts), hides a link while its story is unpublished, and includes stories and authors', async () => {
     const storyteller = await createTestUser(stack.system, { scopes: ['write_stories', 'write_blog_posts'] });
     const story = await api('POST', '/stories', { token: storyteller.token, body: { data: { type: 'story', attributes: { title: 'The long road' } } } });
@@ -436,28 +426,19 @@ describe('the stories relationship, fed by the stories service’s events', () =
     const body = post({ title: 'About my story', content: 'Read it!' }, link);
 
     // A draft cannot be linked: the blog learns of the story (StoryCreated, unpublished) and says 422.
-    const draft = await waitFor('the draft to be known', async () => {
-      const answer = await api('POST', '/blog-posts', { token: storyteller.token, body });
-      return answer.status === 422 ? answer : undefined;
-    });
+    const draft = await eventuallyValue(() => api('POST', '/blog-posts', { token: storyteller.token, body }), (answer) => answer.status === 422, { timeoutMs: 15_000, intervalMs: 100, what: 'the draft to be known' });
     expect(errorOf(draft)?.source?.pointer).toBe('/data/relationships/stories');
 
     const chapter = await api('POST', `/stories/${storyId}/chapters`, { token: storyteller.token, body: { data: { type: 'chapter', attributes: { title: 'One', content: 'Once upon a time.', published: true } } } });
     expect(chapter.status).toBe(201);
     expect((await api('PATCH', `/stories/${storyId}`, { token: storyteller.token, body: { data: { type: 'story', id: storyId, attributes: { published: true } } } })).status).toBe(200);
-    const created = await waitFor('the published story to be linkable', async () => {
-      const answer = await api('POST', '/blog-posts?include=stories,stories.author,author', { token: storyteller.token, body });
-      return answer.status === 201 ? answer : undefined;
-    });
+    const created = await eventuallyValue(() => api('POST', '/blog-posts?include=stories,stories.author,author', { token: storyteller.token, body }), (answer) => answer.status === 201, { timeoutMs: 15_000, intervalMs: 100, what: 'the published story to be linkable' });
     expect(created.body.data?.relationships?.stories).toEqual({ data: [{ type: 'story', id: storyId }] });
     const included = (created.body as { included?: Resource[] }).included ?? [];
     expect(included.map((resource) => `${resource.type}:${resource.id}`).sort()).toEqual([`story:${storyId}`, `user:${storyteller.id}`].sort());
 
     expect((await api('PATCH', `/stories/${storyId}`, { token: storyteller.token, body: { data: { type: 'story', id: storyId, attributes: { published: false } } } })).status).toBe(200);
-    await waitFor('the link to be hidden', async () => {
-      const answer = await api('GET', `/blog-posts/${created.body.data!.id}`);
-      return (answer.body.data?.relationships?.stories?.data as unknown[]).length === 0 ? answer : undefined;
-    });
+    await eventuallyValue(() => api('GET', `/blog-posts/${created.body.data!.id}`), (answer) => (answer.body.data?.relationships?.stories?.data as unknown[]).length === 0, { timeoutMs: 15_000, intervalMs: 100, what: 'the link to be hidden' });
   });
 });
 
@@ -465,13 +446,7 @@ describe('num_blog_posts of the author', () => {
   it('follows creates and deletes of user posts (from blog.post.v1 events), and never counts site posts', async () => {
     const author = await createTestUser(stack.system, { scopes: ['write_blog_posts'] });
     const count = async () => (await api('GET', `/users/${author.id}`)).body.data?.attributes.num_blog_posts;
-    const until = async (expected: number) => {
-      const deadline = Date.now() + 15_000;
-      while ((await count()) !== expected) {
-        if (Date.now() > deadline) throw new Error(`num_blog_posts did not become ${expected} (is ${String(await count())})`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
+    const until = (expected: number) => eventuallyValue(count, (seen) => seen === expected, { timeoutMs: 15_000, intervalMs: 100, what: `num_blog_posts ${expected}` });
     expect(await count()).toBe(0);
     const first = await create(author);
     await create(author, { title: 'Second' });

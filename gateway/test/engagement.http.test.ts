@@ -1,4 +1,4 @@
-import { createAppToken, createTestUser, type TestUser } from '@inkwell/testing';
+import { createAppToken, createTestUser, eventuallyValue, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
 
@@ -95,13 +95,7 @@ const comment = (storyId: string, content: unknown, token = fan.token): Promise<
 
 /** Polls the story until `accept` holds for its attributes (counts follow from events), or fails at the deadline. */
 async function eventually(accept: (attributes: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + EVENTUAL_MS;
-  for (;;) {
-    const attributes = ok(await api('GET', `/stories/${story.id}`)).data!.attributes;
-    if (accept(attributes)) return attributes;
-    if (Date.now() > deadline) throw new Error(`story counts never matched: ${JSON.stringify(attributes)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return eventuallyValue(async () => ok(await api('GET', `/stories/${story.id}`)).data!.attributes, accept, { timeoutMs: EVENTUAL_MS, intervalMs: 200, what: 'the story counts' });
 }
 
 async function commentIds(storyId: string): Promise<string[]> {

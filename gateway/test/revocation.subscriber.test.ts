@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { encodeRevocationNotice, hashToken, REVOCATION_CHANNEL } from '@inkwell/auth-tokens';
 import { createLogger } from '@inkwell/logging';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { stackEnv } from '@inkwell/testing';
+import { eventually, stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribeToRevocations, type RevocationSubscription } from '../src/auth/revocation.subscriber.js';
 
@@ -12,14 +12,6 @@ let publisher: Redis;
 let subscription: RevocationSubscription;
 const revoked: string[][] = [];
 let gaps = 0;
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 beforeAll(async () => {
   const url = stackEnv().redisUrl;
@@ -40,7 +32,7 @@ describe('the revocation subscription', () => {
     const hashes = [hashToken('one'), hashToken('two')];
     await publisher.publish(REVOCATION_CHANNEL, 'not json');
     await publisher.publish(REVOCATION_CHANNEL, encodeRevocationNotice(hashes));
-    await until(() => revoked.length > 0);
+    await eventually(() => revoked.length > 0);
     expect(revoked).toEqual([hashes]);
   });
 
@@ -50,7 +42,7 @@ describe('the revocation subscription', () => {
     const id = /(?:^|\s)id=(\d+)/.exec(line ?? '')?.[1];
     expect(id).toBeDefined();
     await publisher.client('KILL', 'ID', id as string);
-    await until(() => gaps === 1);
+    await eventually(() => gaps === 1);
 
     // The renewed SUBSCRIBE may land a moment after 'ready': publish until the notice is heard.
     const hash = hashToken('three');

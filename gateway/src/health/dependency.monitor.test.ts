@@ -2,6 +2,7 @@ import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDependencyMonitor, type DependencyMonitor } from './dependency.monitor.js';
 import { createReadinessCheck } from './readiness.check.js';
+import { eventually } from '@inkwell/testing';
 
 const monitors: DependencyMonitor[] = [];
 function monitor(...args: Parameters<typeof createDependencyMonitor>): DependencyMonitor {
@@ -12,15 +13,6 @@ function monitor(...args: Parameters<typeof createDependencyMonitor>): Dependenc
 afterEach(() => {
   for (const created of monitors.splice(0)) created.close();
 });
-
-/** Polls `condition` every 10 ms for at most `ms`. */
-async function eventually(condition: () => boolean, ms = 2_000): Promise<void> {
-  const until = performance.now() + ms;
-  while (!condition()) {
-    if (performance.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('createDependencyMonitor', () => {
   it('knows nothing before the first round, then says which dependencies answer', async () => {

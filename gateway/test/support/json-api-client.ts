@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createInkwellClient, OPENAPI_DOCUMENT_URL, type InkwellClient, type Middleware } from '@inkwell/client';
 import { expect } from 'vitest';
+import { eventuallyValue } from '@inkwell/testing';
 
 /** A resource object as the API sends it. */
 export interface Resource {
@@ -138,12 +139,6 @@ export function expectError(answer: Answer, status: number, code: string, source
  * the stories service within about a second). Never a fixed sleep: it returns as soon as the
  * condition holds.
  */
-export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: never held within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+export function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  return eventuallyValue(probe, accept, { timeoutMs, what });
 }

@@ -3,6 +3,7 @@ import { UsersService } from '@inkwell/proto/users';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropSchemas, ensureDatabase, LOCAL_ROLE_PASSWORD } from '../src/database.js';
+import { eventually } from '../src/eventually.js';
 import { stackEnv } from '../src/stack-env.js';
 import { SERVICES, startSystem, type RunningSystem } from '../src/system.js';
 import { createTestUser } from '../src/test-users.js';
@@ -32,15 +33,6 @@ async function queryAs(role: string, sql: string, values: unknown[] = []): Promi
     return await client.query(sql, values);
   } finally {
     await client.end();
-  }
-}
-
-/** Polls `check` every 100 ms until it holds, for at most `timeoutMs`. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -85,7 +77,7 @@ describe('service metrics (docs/api/foundation.md, "Service metrics")', () => {
     expect(sample(page, 'grpc_server_handling_seconds_count', { grpc_service: 'inkwell.users.v1.UsersService', grpc_method: 'GetUser' })).toBe(3);
     expect(sample(page, 'grpc_server_handled_total', { grpc_method: 'RegisterUser', grpc_code: 'OK' })).toBeGreaterThanOrEqual(1);
     // Registering published users.user.v1 through the outbox: the relay drains it to zero.
-    await until('the users outbox to drain', async () => sample(await (await fetch(url)).text(), 'inkwell_outbox_pending_events', { schema: 'users' }) === 0);
+    await eventually(async () => sample(await (await fetch(url)).text(), 'inkwell_outbox_pending_events', { schema: 'users' }) === 0, { intervalMs: 100, what: 'the users outbox to drain' });
     expect(sample(page, 'inkwell_outbox_oldest_pending_age_seconds', { schema: 'users' })).toBeGreaterThanOrEqual(0);
     expect(page).toMatch(/^process_resident_memory_bytes \d+/m);
   });

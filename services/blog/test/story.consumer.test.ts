@@ -3,7 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventConsumer, EventPayloadInit } from '@inkwell/events';
 import { StorySnapshotSchema } from '@inkwell/proto/stories';
-import { createTestTopics, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
 import { createStoryConsumer } from '../src/consumers/story.consumer.js';
 import { logger, startBlogHarness, user, type BlogHarness } from './support.js';
 
@@ -40,27 +40,19 @@ describe('the stories consumer keeps the blog’s copy of published stories', ()
     return rows[0];
   }
 
-  async function until(check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for the consumer');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   it('lets a post link a story once its StoryUpdated says published, and not after it is deleted', async () => {
     const t0 = Date.now();
     await send(storyEvent('storyCreated', '9001', false), '9001', new Date(t0));
-    await until(async () => (await state('9001')) !== undefined);
+    await eventually(async () => (await state('9001')) !== undefined, { timeoutMs: 20_000, what: 'the consumer' });
     await expect(h.client.createBlogPost({ title: 't', content: 'c', storyIds: ['9001'] }, user('1'))).rejects.toMatchObject({ details: [{ pointer: '/data/relationships/stories' }] });
 
     await send(storyEvent('storyUpdated', '9001', true), '9001', new Date(t0 + 1));
-    await until(async () => (await state('9001'))?.published === true);
+    await eventually(async () => (await state('9001'))?.published === true, { timeoutMs: 20_000, what: 'the consumer' });
     const { blogPost } = await h.client.createBlogPost({ title: 't', content: 'c', storyIds: ['9001'] }, user('1'));
     expect(blogPost?.storyIds).toEqual(['9001']);
 
     await send(storyEvent('storyDeleted', '9001', true), '9001', new Date(t0 + 2));
-    await until(async () => (await state('9001'))?.deleted === true);
+    await eventually(async () => (await state('9001'))?.deleted === true, { timeoutMs: 20_000, what: 'the consumer' });
     expect((await h.client.getBlogPost({ id: blogPost!.id }, user('2'))).blogPost?.storyIds).toEqual([]);
   });
 
@@ -71,7 +63,7 @@ describe('the stories consumer keeps the blog’s copy of published stories', ()
     // A stale update (older occurred_at) arriving late must not unpublish it.
     await send(storyEvent('storyUpdated', '9002', false), '9002', new Date(t0 + 5));
     const marker = await send(storyEvent('storyCreated', '9003', true), '9003', new Date(t0));
-    await until(async () => (await state('9003')) !== undefined);
+    await eventually(async () => (await state('9003')) !== undefined, { timeoutMs: 20_000, what: 'the consumer' });
     expect(await state('9002')).toEqual({ published: true, deleted: false });
 
     await send(storyEvent('storyDeleted', '9003', true), '9003', new Date(t0 + 20));
@@ -79,7 +71,7 @@ describe('the stories consumer keeps the blog’s copy of published stories', ()
     // Redelivering the first event (same id) changes nothing either.
     await send(storyEvent('storyCreated', '9003', true), '9003', new Date(t0 + 40), marker);
     await send(storyEvent('storyCreated', '9004', true), '9004', new Date(t0));
-    await until(async () => (await state('9004')) !== undefined);
+    await eventually(async () => (await state('9004')) !== undefined, { timeoutMs: 20_000, what: 'the consumer' });
     expect(await state('9003')).toEqual({ published: false, deleted: true });
   });
 });

@@ -7,9 +7,9 @@ import { BookshelfPrivacy } from '@inkwell/proto/bookshelves';
 import { EventEnvelopeSchema } from '@inkwell/proto/events';
 import { StorySnapshotSchema } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
-import { createTestTopics, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
 import { createStoryConsumer } from '../src/consumers/story.consumer.js';
-import { freshUserId, logger, startBookshelvesHarness, until, user, type BookshelvesHarness } from './support.js';
+import { freshUserId, logger, startBookshelvesHarness, user, type BookshelvesHarness } from './support.js';
 import { storyMaker } from './stories.js';
 
 describe('the stories consumer keeps shelves in step with stories.story.v1', () => {
@@ -57,7 +57,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
     const marker = String(800_000_000 + Math.floor(Math.random() * 100_000_000));
     const story = create(StorySnapshotSchema, { storyId: marker, authorId: '1', published: false, dateModified: timestampFromDate(new Date()) });
     await kafka.sendEvent(topic, marker, { case: 'storyCreated', value: { story } });
-    await until(async () => (await h.pool.query('SELECT 1 FROM known_stories WHERE id = $1', [marker])).rowCount === 1);
+    await eventually(async () => (await h.pool.query('SELECT 1 FROM known_stories WHERE id = $1', [marker])).rowCount === 1, { timeoutMs: 20_000 });
   }
 
   const counts = async (shelfId: string, owner: string) => {
@@ -84,7 +84,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
 
     await stories.setPublished(author, story, false);
     await deliver(story, await storyEvents(story));
-    await until(async () => (await counts(shelf, reader)).stories === 1);
+    await eventually(async () => (await counts(shelf, reader)).stories === 1, { timeoutMs: 20_000 });
     expect(await counts(shelf, reader)).toEqual({ stories: 1, unread: 0 });
     expect(await listed(shelf, user(reader))).toEqual([other]);
     expect(await listed(shelf, user(author))).toEqual([story, other]);
@@ -92,7 +92,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
 
     await stories.setPublished(author, story, true);
     await deliver(story, (await storyEvents(story)).slice(-1));
-    await until(async () => (await counts(shelf, reader)).stories === 2);
+    await eventually(async () => (await counts(shelf, reader)).stories === 2, { timeoutMs: 20_000 });
     expect(await counts(shelf, reader)).toEqual({ stories: 2, unread: 1 });
     expect(await listed(shelf, user(reader))).toEqual([story, other]);
   });
@@ -110,7 +110,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
 
     await stories.remove(author, story);
     await deliver(story, await storyEvents(story));
-    await until(async () => (await counts(annShelf, ann)).stories === 0);
+    await eventually(async () => (await counts(annShelf, ann)).stories === 0, { timeoutMs: 20_000 });
     expect(await counts(bobShelf, bob)).toEqual({ stories: 1, unread: 1 });
     expect(await listed(bobShelf, user(bob))).toEqual([keep]);
     await expect(h.client.updateBookshelfItem({ bookshelfId: annShelf, itemId: annItem.id, read: true }, user(ann))).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -156,7 +156,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
     // The copy learns of the unpublication; the story is republished but that event is not delivered yet.
     await stories.setPublished(author, story, false);
     await deliver(story, (await storyEvents(story)).slice(-1));
-    await until(async () => (await counts(annShelf, ann)).stories === 0);
+    await eventually(async () => (await counts(annShelf, ann)).stories === 0, { timeoutMs: 20_000 });
     await stories.setPublished(author, story, true);
     // Adding it elsewhere asks the stories service, whose newer answer counts on both shelves at once.
     await h.client.addBookshelfItem({ bookshelfId: bobShelf, storyId: story }, user(bob));
@@ -170,7 +170,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
     // A state newer than what the stories service answers (an event from its future) is kept.
     const future = create(StorySnapshotSchema, { storyId: story, authorId: author, published: false, dateModified: timestampFromDate(new Date(Date.now() + 3_600_000)) });
     await kafka.sendEvent(topic, story, { case: 'storyUpdated', value: { story: future, previousPublished: true } });
-    await until(async () => (await counts(annShelf, ann)).stories === 0);
+    await eventually(async () => (await counts(annShelf, ann)).stories === 0, { timeoutMs: 20_000 });
     const carl = freshUserId();
     const carlShelf = (await h.client.createBookshelf({ userId: carl, name: 'C' }, user(carl))).bookshelf!.id;
     await h.client.addBookshelfItem({ bookshelfId: carlShelf, storyId: story }, user(carl));

@@ -121,11 +121,3 @@ export function freshUserId(): string {
   return String(1_000_000 + Math.floor(Math.random() * 1_000_000_000));
 }
 
-/** Waits until `check` holds, polling every 50 ms; fails after `timeoutMs`. */
-export async function until(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -5,7 +5,7 @@ import type { EventConsumer, EventPayloadInit } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { BookshelfPrivacy } from '@inkwell/proto/bookshelves';
 import { SortDirection, StorySortField } from '@inkwell/proto/stories';
-import { createTestTopics, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
 import { createBookshelfCopyConsumer } from '../src/consumers/bookshelf-copy.consumer.js';
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { BookshelfCopyService } from '../src/services/bookshelf-copy.service.js';
@@ -96,14 +96,6 @@ describe('the copy of bookshelf membership, fed by the bookshelves events', () =
   const processed = async (eventId: string, groupId = kafka.groupId) =>
     (await h.pool.query('SELECT 1 FROM processed_events WHERE consumer = $1 AND event_id = $2', [groupId, eventId])).rowCount === 1;
 
-  async function until(check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for the consumer');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
   /**
    * Waits until the consumer has handled everything sent so far on both topics: each topic has
    * one partition, so once a marker event sent after them is processed, so are they.
@@ -112,7 +104,7 @@ describe('the copy of bookshelf membership, fed by the bookshelves events', () =
     const marker = newShelf();
     const shelfMarker = await sendShelf('bookshelfCreated', marker);
     const itemMarker = await sendItem('bookshelfItemRemoved', newItem(marker, '1', at(0)));
-    await until(async () => (await processed(shelfMarker)) && (await processed(itemMarker)));
+    await eventually(async () => (await processed(shelfMarker)) && (await processed(itemMarker)), { timeoutMs: 20_000, what: 'the consumer' });
   }
 
   /** The shelf as a caller lists it, newest addition first; an error's reason instead of a list. */
@@ -125,7 +117,7 @@ describe('the copy of bookshelf membership, fed by the bookshelves events', () =
       );
 
   const untilListed = (shelf: ShelfState, expected: string[] | string, as = owner, unread?: boolean) =>
-    until(async () => JSON.stringify(await listed(shelf, as, unread)) === JSON.stringify(expected));
+    eventually(async () => JSON.stringify(await listed(shelf, as, unread)) === JSON.stringify(expected), { timeoutMs: 20_000, what: 'the consumer' });
 
   const copyRows = async () => ({
     shelves: (await h.pool.query('SELECT * FROM bookshelves ORDER BY id')).rows,
@@ -204,7 +196,7 @@ describe('the copy of bookshelf membership, fed by the bookshelves events', () =
     await sendItem('bookshelfItemUpdated', { ...first, read: false });
     const removed = await sendItem('bookshelfItemRemoved', second);
     // The removal is the last of them on its partition.
-    await until(() => processed(removed));
+    await eventually(() => processed(removed), { timeoutMs: 20_000, what: 'the consumer' });
     expect(await listed(shelf, owner, true)).toEqual([a.id]);
     const before = await copyRows();
 
@@ -259,7 +251,7 @@ describe('the copy of bookshelf membership, fed by the bookshelves events', () =
     await replay.start();
     try {
       const last = await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events WHERE consumer = $1', [kafka.groupId]);
-      await until(async () => (await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events WHERE consumer = $1', [replayGroup])).rows[0]!.n === last.rows[0]!.n);
+      await eventually(async () => (await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events WHERE consumer = $1', [replayGroup])).rows[0]!.n === last.rows[0]!.n, { timeoutMs: 20_000, what: 'the consumer' });
     } finally {
       await replay.stop();
     }

@@ -102,11 +102,3 @@ export function caller(who: { userId?: string; appId?: string }, scopes: string[
 /** An author who may read and write their own stories. */
 export const author = (userId: string) => caller({ userId }, ['read_stories', 'write_stories']);
 
-/** Polls `check` every 25 ms until it holds; fails naming `what` after `timeoutMs` (default 10 s). */
-export async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -3,7 +3,7 @@ import type { BatchEventConsumer, EventConsumer } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { RatingValue, SortDirection, StorySortField } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
-import { createTestTopics, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
 import { createStoryIndexConsumer } from '../src/consumers/story-index.consumer.js';
 import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
 import { StoryDocumentRepository } from '../src/repositories/story-document.repository.js';
@@ -56,13 +56,13 @@ describe('the search index follows the story events', () => {
 
   /** Forwards events and polls `check` until it holds (at most 15 s). */
   async function until(check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      await forward();
-      if (await check()) return;
-      if (Date.now() > deadline) throw new Error('the search index did not converge in 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(
+      async () => {
+        await forward();
+        return check();
+      },
+      { timeoutMs: 15_000, what: 'the search index to converge' },
+    );
   }
 
   const listed = async (query: string) => (await h.client.listStories({ query, pageSize: 100 }, reader())).stories.map((story) => story.id);

@@ -3,8 +3,9 @@ import { withTransaction } from '@inkwell/pg';
 import { SortDirection, StorySortField, StoryStatus } from '@inkwell/proto/stories';
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { BookshelfCopyService } from '../src/services/bookshelf-copy.service.js';
-import { author, caller, startStories, until, type StoriesHarness } from './harness.js';
+import { author, caller, startStories, type StoriesHarness } from './harness.js';
 import { listAll, prng, type ListRequest } from './list-helpers.js';
+import { eventually } from '@inkwell/testing';
 
 const SHELF = '701';
 const OWNER = '811';
@@ -108,7 +109,7 @@ describe('shelf lists follow changes of the stories on the shelf', () => {
       const adding = shelve(story);
       // The item's insert waits for the change; without that it would copy the tags from before.
       const waiting = "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO bookshelf_items%'";
-      await until(async () => (await h.pool.query(waiting)).rowCount === 1, 'the item insert to wait for the story change').catch(async (error: unknown) => {
+      await eventually(async () => (await h.pool.query(waiting)).rowCount === 1, { what: 'the item insert to wait for the story change' }).catch(async (error: unknown) => {
         await change.query('ROLLBACK');
         await adding;
         throw error;

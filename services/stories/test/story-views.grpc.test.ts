@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventConsumer } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
-import { createTestTopics, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
 import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
 import { StoryStatsService } from '../src/services/story-stats.service.js';
@@ -49,14 +49,6 @@ describe('views: counted once per reader and chapter per day, applied from Story
     return rows[0]!;
   }
 
-  async function until(check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out waiting for the consumer');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   it('writes one StoryViewed per reader for reads of the content, not for the author, metadata reads or drafts', async () => {
     const read = (as: ReturnType<typeof caller>, id = chapterId, includeContent = true) => h.client.getChapter({ id, includeContent }, as);
     const first = await read(caller({ userId: '302' }));
@@ -77,11 +69,11 @@ describe('views: counted once per reader and chapter per day, applied from Story
     const before = await counts();
     const events = await viewEvents();
     await kafka.send(topic, events.map((value) => ({ key: storyId, value })));
-    await until(async () => (await counts()).story === before.story + 3);
+    await eventually(async () => (await counts()).story === before.story + 3, { timeoutMs: 20_000, what: 'the consumer' });
     // Redelivery of the same events changes nothing.
     await kafka.send(topic, events.map((value) => ({ key: storyId, value })));
     const { rows } = await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events');
-    await until(async () => Number((await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events')).rows[0]!.n) >= Number(rows[0]!.n));
+    await eventually(async () => Number((await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM processed_events')).rows[0]!.n) >= Number(rows[0]!.n), { timeoutMs: 20_000, what: 'the consumer' });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const after = await counts();
     expect(after.story).toBe(before.story + 3);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { EventConsumer, EventPayloadInit } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { BlogPostSnapshotSchema } from '@inkwell/proto/blog';
 import { StorySnapshotSchema } from '@inkwell/proto/stories';
-import { createTestTopics, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventuallyValue, type TestTopics } from '@inkwell/testing';
 import { createAuthoredContentConsumer } from '../src/consumers/authored-content.consumer.js';
 import { startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
 
@@ -50,24 +50,20 @@ describe('num_stories and num_blog_posts follow the stories and blog events', ()
     return rows[0]!;
   }
 
-  async function eventually(expected: { num_stories: number; num_blog_posts: number }): Promise<void> {
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      if (JSON.stringify(await counts()) === JSON.stringify(expected)) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(await counts()).toEqual(expected);
+  /** Waits until the author's counts are `expected` (the consumer catches up), failing with the last counts seen. */
+  async function countsBecome(expected: { num_stories: number; num_blog_posts: number }): Promise<void> {
+    await eventuallyValue(counts, (seen) => JSON.stringify(seen) === JSON.stringify(expected), { timeoutMs: 15_000, what: `counts ${JSON.stringify(expected)}` });
   }
 
   it('counts published stories only, through publish, unpublish and delete', async () => {
     await send(storyTopic, '101', story('storyCreated', '101', authorId, false));
     await send(storyTopic, '102', story('storyCreated', '102', authorId, true));
-    await eventually({ num_stories: 1, num_blog_posts: 0 });
+    await countsBecome({ num_stories: 1, num_blog_posts: 0 });
     await send(storyTopic, '101', story('storyUpdated', '101', authorId, true));
-    await eventually({ num_stories: 2, num_blog_posts: 0 });
+    await countsBecome({ num_stories: 2, num_blog_posts: 0 });
     await send(storyTopic, '102', story('storyUpdated', '102', authorId, false));
     await send(storyTopic, '101', story('storyDeleted', '101', authorId, true));
-    await eventually({ num_stories: 0, num_blog_posts: 0 });
+    await countsBecome({ num_stories: 0, num_blog_posts: 0 });
   });
 
   it('counts user blog posts, not site posts, and a redelivered event once', async () => {
@@ -76,8 +72,8 @@ describe('num_stories and num_blog_posts follow the stories and blog events', ()
     await send(blogTopic, '201', post('blogPostCreated', '201', authorId), eventId);
     await send(blogTopic, '202', post('blogPostCreated', '202', authorId));
     await send(blogTopic, '203', post('blogPostCreated', '203', '0', true));
-    await eventually({ num_stories: 0, num_blog_posts: 2 });
+    await countsBecome({ num_stories: 0, num_blog_posts: 2 });
     await send(blogTopic, '202', post('blogPostDeleted', '202', authorId));
-    await eventually({ num_stories: 0, num_blog_posts: 1 });
+    await countsBecome({ num_stories: 0, num_blog_posts: 1 });
   });
 });
