@@ -1,18 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { loadConfig } from '@inkwell/config';
+import { loadConfig, redisEnv, refineRedisEnv } from '@inkwell/config';
 
-const schema = z.object({
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
-});
+const schema = z
+  .object({
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+    // The same Redis variables as the service (docs/api/foundation.md, "Stores and least privilege").
+    ...redisEnv,
+  })
+  .superRefine(refineRedisEnv);
 
 /** What the operator CLI connects to. */
 export type CliConfig = z.output<typeof schema>;
 
 /**
- * DATABASE_URL and REDIS_URL from the environment; on a developer machine, values missing there
+ * DATABASE_URL and REDIS_URL (with REDIS_TLS_CA_FILE) from the environment; on a developer machine, values missing there
  * are taken from `.stack/env` (written by `npm run stack`) in the repository root above `from`.
  */
 export function loadCliConfig(env: NodeJS.ProcessEnv = process.env, from: string = process.cwd()): CliConfig {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError } from '@inkwell/config';
+import { ConfigError, redisSettings } from '@inkwell/config';
 import { isAppError } from '@inkwell/errors';
 import { eventsMigrations } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
@@ -33,7 +33,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const logger = createLogger('users-cli', { level: process.env.LOG_LEVEL ?? 'warn' });
   const config = loadCliConfig();
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: 2, applicationName: 'inkwell-cli', logger });
-  const redis = createRedis(config.REDIS_URL, {}, logger);
+  const redis = createRedis(redisSettings(config), {}, logger);
   try {
     await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
     const result = await runCommand(createUsersServices(pool, new RedisRevocationNotifier(redis, logger)), parsed);
