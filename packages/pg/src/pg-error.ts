@@ -94,3 +94,16 @@ export function constraintName(error: unknown): string | undefined {
   if (!isPgServerError(source)) return undefined;
   return typeof source.constraint === 'string' ? source.constraint : undefined;
 }
+
+/**
+ * Runs `work` (a repository's SQL) and turns whatever the driver throws into an AppError with
+ * {@link translatePgError}: the one place repositories catch driver errors. An AppError thrown
+ * inside `work` (a rule the repository enforces under a lock) passes through unchanged.
+ */
+export async function withPgErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw translatePgError(error);
+  }
+}

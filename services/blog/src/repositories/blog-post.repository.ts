@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
-import { translatePgError, withTransaction, type Queryable } from '@inkwell/pg';
+import { type Queryable, withPgErrors, withTransaction } from '@inkwell/pg';
 import type { BlogPost, Reader } from '../domain/blog-post.js';
 import type { BlogPostListQuery, Keyset, SortField } from '../domain/blog-post-list.js';
 import { blogPostCreated, blogPostDeleted, blogPostUpdated, blogPostViewed } from '../events/blog-post.events.js';
@@ -90,11 +90,9 @@ export class BlogPostRepository {
 
   /** The post with this id (content only when asked for), or undefined. */
   async findById(id: string, includeContent: boolean): Promise<BlogPost | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await selectPost(this.pool, id, includeContent);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -139,19 +137,17 @@ export class BlogPostRepository {
     const sql = `SELECT ${select.join(', ')} FROM ${from.join(', ')}
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY ${key.expression} ${order}, p.id ${order} LIMIT ${param(query.pageSize + 1)}`;
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<BlogPostRow>(sql, params);
       const more = rows.length > query.pageSize;
       const page = more ? rows.slice(0, query.pageSize) : rows;
       return { posts: page.map(toBlogPost), keysets: page.map((row) => ({ value: keyValue(field, row), id: row.id })), more };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Stores a post and its story links, and writes `BlogPostCreated` in the same transaction. */
   async create(post: NewBlogPost): Promise<BlogPost> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string }>(
           `INSERT INTO blog_posts (author_id, title, content, content_html, intro, tags, site_post, site_post_tag)
@@ -164,9 +160,7 @@ export class BlogPostRepository {
         await appendEvent(client, { key: id, payload: blogPostCreated(created, post.storyIds) });
         return created;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -175,7 +169,7 @@ export class BlogPostRepository {
    * content, or undefined when there is no such user post.
    */
   async update(id: string, update: BlogPostUpdate): Promise<BlogPost | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rowCount } = await client.query(
           `UPDATE blog_posts SET title = COALESCE($2, title), content = COALESCE($3, content), content_html = COALESCE($4, content_html),
@@ -192,14 +186,12 @@ export class BlogPostRepository {
         await appendEvent(client, { key: id, payload: blogPostUpdated(updated, await storedStoryIds(client, id)) });
         return updated;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Deletes the user post `id` and writes `BlogPostDeleted` (its last state); false when there is none. */
   async delete(id: string): Promise<boolean> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string }>('SELECT id::text AS id FROM blog_posts WHERE id = $1 AND NOT site_post FOR UPDATE', [id]);
         if (rows.length === 0) return false;
@@ -209,9 +201,7 @@ export class BlogPostRepository {
         await appendEvent(client, { key: id, payload: blogPostDeleted(last, storyIds) });
         return true;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -221,7 +211,7 @@ export class BlogPostRepository {
    */
   async recordViews(postIds: readonly string[], reader: Reader): Promise<Map<string, number>> {
     if (postIds.length === 0) return new Map();
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string; num_views: number }>(
           // Rows are locked in id order, so concurrent readers of overlapping pages cannot deadlock.
@@ -233,9 +223,7 @@ export class BlogPostRepository {
         for (const row of rows) await appendEvent(client, { key: row.id, payload: blogPostViewed(row.id, reader) });
         return new Map(rows.map((row) => [row.id, row.num_views]));
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { translatePgError, type Queryable } from '@inkwell/pg';
+import { type Queryable, withPgErrors } from '@inkwell/pg';
 import type { StoryChange } from '../domain/known-story.js';
 
 /**
@@ -12,15 +12,13 @@ export class KnownStoryRepository {
   /** The ids among `storyIds` of stories that exist and are published. */
   async publishedAmong(storyIds: readonly string[]): Promise<Set<string>> {
     if (storyIds.length === 0) return new Set();
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.db.query<{ id: string }>(
         'SELECT id::text AS id FROM known_stories WHERE id = ANY($1::bigint[]) AND published AND NOT deleted',
         [storyIds],
       );
       return new Set(rows.map((row) => row.id));
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -28,15 +26,13 @@ export class KnownStoryRepository {
    * deleted: deletion is final, and out-of-order redeliveries never roll the copy back.
    */
   async apply(change: StoryChange): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await this.db.query(
         `INSERT INTO known_stories (id, published, deleted, changed_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (id) DO UPDATE SET published = EXCLUDED.published, deleted = EXCLUDED.deleted, changed_at = EXCLUDED.changed_at
          WHERE NOT known_stories.deleted AND known_stories.changed_at <= EXCLUDED.changed_at`,
         [change.storyId, change.published && !change.deleted, change.deleted, change.occurredAt],
       );
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { BookshelfItem } from '../domain/bookshelf.js';
 import { counts, type StoryState } from '../domain/known-story.js';
 import type { Position } from '../domain/page.js';
@@ -33,7 +33,7 @@ export class BookshelfItemRepository {
    * items of published stories, and those of unpublished ones written by `unpublishedOf`.
    */
   async list(shelfId: string, unpublishedOf: string | undefined, pageSize: number, after: Position | undefined): Promise<ItemPage> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ItemRow>(
         `SELECT ${ITEM_COLUMNS} FROM bookshelf_items i
            JOIN bookshelves b ON b.id = i.bookshelf_id
@@ -46,22 +46,18 @@ export class BookshelfItemRepository {
       const page = rows.slice(0, pageSize);
       const last = page.at(-1);
       return { items: page.map(toItem), ...(rows.length > pageSize && last ? { next: { key: last.date_added.getTime(), id: last.id } } : {}) };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Item `itemId` when it is on shelf `shelfId`, else undefined. */
   async find(shelfId: string, itemId: string): Promise<BookshelfItem | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ItemRow>(
         `SELECT ${ITEM_COLUMNS} FROM bookshelf_items i JOIN bookshelves b ON b.id = i.bookshelf_id WHERE i.id = $1 AND i.bookshelf_id = $2`,
         [itemId, shelfId],
       );
       return rows[0] && toItem(rows[0]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -71,7 +67,7 @@ export class BookshelfItemRepository {
    * story counts, and writes `BookshelfItemAdded`.
    */
   async add(shelfId: string, story: StoryState, read: boolean, maxItems: number): Promise<AddOutcome> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client): Promise<AddOutcome> => {
         const { current } = await applyStoryState(client, story);
         if (current.deleted) return { refused: 'no_story' };
@@ -94,9 +90,7 @@ export class BookshelfItemRepository {
         await appendEvent(client, { key: added.id, payload: bookshelfItemAdded(added) });
         return { added };
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -137,7 +131,7 @@ export class BookshelfItemRepository {
     itemId: string,
     change: (client: Tx, item: BookshelfItem, storyCounts: boolean) => Promise<BookshelfItem>,
   ): Promise<BookshelfItem | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows: found } = await client.query<{ story_id: string }>('SELECT story_id::text AS story_id FROM bookshelf_items WHERE id = $1 AND bookshelf_id = $2', [itemId, shelfId]);
         if (!found[0]) return undefined;
@@ -150,8 +144,6 @@ export class BookshelfItemRepository {
         if (!rows[0]) return undefined;
         return change(client, toItem(rows[0]), counts(story[0]));
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { Bookshelf, Privacy } from '../domain/bookshelf.js';
 import type { Position } from '../domain/page.js';
 import { bookshelfCreated, bookshelfDeleted, bookshelfUpdated } from '../events/bookshelf.events.js';
@@ -39,26 +39,22 @@ export class BookshelfRepository {
 
   /** Shelf `id`, or undefined. */
   async findById(id: string): Promise<Bookshelf | undefined> {
-    try {
+    return withPgErrors(async () => {
       const shelf = await selectShelf(this.pool, id);
       if (!shelf) return undefined;
       const { numItems: _numItems, ...rest } = shelf;
       return rest;
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The shelves with these ids that exist, in the order of `ids` (duplicates once). */
   async findByIds(ids: readonly string[]): Promise<Bookshelf[]> {
     if (ids.length === 0) return [];
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ShelfRow>(`SELECT ${SHELF_COLUMNS} FROM bookshelves b WHERE b.id = ANY($1::bigint[])`, [ids]);
       const byId = new Map(rows.map((row) => [row.id, toShelf(row)]));
       return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -66,7 +62,7 @@ export class BookshelfRepository {
    * `includePrivate`, starting after `after`.
    */
   async listByOwner(ownerId: string, includePrivate: boolean, pageSize: number, after: Position | undefined): Promise<ShelfPage> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ShelfRow>(
         `SELECT ${SHELF_COLUMNS} FROM bookshelves b
          WHERE b.owner_id = $1 AND ($2 OR b.privacy = 'public') AND ($3::int IS NULL OR (b.position, b.id) > ($3::int, $4::bigint))
@@ -76,9 +72,7 @@ export class BookshelfRepository {
       const page = rows.slice(0, pageSize);
       const last = page.at(-1);
       return { shelves: page.map(toShelf), ...(rows.length > pageSize && last ? { next: { key: last.position, id: last.id } } : {}) };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -87,7 +81,7 @@ export class BookshelfRepository {
    * lock on the owner) so that concurrent ones cannot pass the cap together.
    */
   async create(shelf: NewBookshelf, maxShelves: number): Promise<Bookshelf | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         await client.query("SELECT pg_advisory_xact_lock(hashtextextended('bookshelves.owner:' || $1::text, 0))", [shelf.ownerId]);
         const { rows: owned } = await client.query<{ n: number; next: string }>(
@@ -104,14 +98,12 @@ export class BookshelfRepository {
         await appendEvent(client, { key: created.id, payload: bookshelfCreated(created) });
         return created;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Applies `update` to shelf `id`, sets date_modified, and writes `BookshelfUpdated`; undefined when there is no such shelf. */
   async update(id: string, update: BookshelfUpdate): Promise<Bookshelf | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<ShelfRow>(
           `UPDATE bookshelves b SET name = coalesce($2, b.name), description = coalesce($3, b.description), privacy = coalesce($4, b.privacy),
@@ -124,9 +116,7 @@ export class BookshelfRepository {
         await appendEvent(client, { key: id, payload: bookshelfUpdated(updated) });
         return updated;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -134,7 +124,7 @@ export class BookshelfRepository {
    * `BookshelfDeleted` with the shelf's last state, all in one transaction. False when there is none.
    */
   async delete(id: string): Promise<boolean> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const shelf = await selectShelf(client, id, true);
         if (!shelf) return false;
@@ -144,8 +134,6 @@ export class BookshelfRepository {
         await appendEvent(client, { key: id, payload: bookshelfDeleted(last) });
         return true;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { translatePgError } from '@inkwell/pg';
+import { withPgErrors } from '@inkwell/pg';
 import { counts, supersedes, type StoryState } from '../domain/known-story.js';
 import { adjustCounts, deleteItems, type Tx } from './bookshelf.rows.js';
 
@@ -64,11 +64,9 @@ export class KnownStoryRepository {
 
   /** Applies `state` (see applyStoryState). */
   async apply(state: StoryState): Promise<AppliedStory> {
-    try {
+    return withPgErrors(async () => {
       return await applyStoryState(this.client, state);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }
 

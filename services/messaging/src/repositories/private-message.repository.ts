@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { MailboxQuery } from '../domain/mailbox-query.js';
 import type { PrivateMessage } from '../domain/private-message.js';
 import { messageReadChanged, messageSent } from '../events/private-message.events.js';
@@ -64,17 +64,15 @@ export class PrivateMessageRepository {
 
   /** The message with this id, or undefined; who may see it is the service's call. */
   async findById(id: string): Promise<PrivateMessage | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = $1`, [id]);
       return rows[0] && toMessage(rows[0]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Stores a message and, in the same transaction, its `MessageSent` event. */
   async create(message: NewMessage): Promise<PrivateMessage> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<MessageRow>(
           `INSERT INTO messages (sender_id, recipient_id, subject, content, content_html) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
@@ -84,9 +82,7 @@ export class PrivateMessageRepository {
         await appendEvent(client, { key: created.id, payload: messageSent(created) });
         return created;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -96,7 +92,7 @@ export class PrivateMessageRepository {
    * when two such requests race.
    */
   async setRead(id: string, read: boolean): Promise<PrivateMessage | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<MessageRow>(`UPDATE messages SET read = $2 WHERE id = $1 AND read <> $2 RETURNING ${COLUMNS}`, [id, read]);
         if (rows[0] === undefined) {
@@ -107,9 +103,7 @@ export class PrivateMessageRepository {
         await appendEvent(client, { key: updated.id, payload: messageReadChanged(updated) });
         return updated;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -118,7 +112,7 @@ export class PrivateMessageRepository {
    */
   async listPage(query: MailboxQuery): Promise<MailboxPage> {
     const sql = mailboxSql(query);
-    try {
+    return withPgErrors(async () => {
       const [page, count] = await Promise.all([
         this.pool.query<MessageRow & { over_budget: boolean }>(sql.page, sql.pageParams),
         this.pool.query<{ total: string }>(sql.count, sql.params),
@@ -128,9 +122,7 @@ export class PrivateMessageRepository {
         total: Number(count.rows[0]?.total ?? 0),
         overBudget: page.rows[0]?.over_budget ?? false,
       };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }
 

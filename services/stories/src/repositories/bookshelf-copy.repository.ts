@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { translatePgError } from '@inkwell/pg';
+import { withPgErrors } from '@inkwell/pg';
 import type { ShelfAccessFacts, ShelfItemSnapshot, ShelfSnapshot } from '../domain/bookshelf.js';
 import type { Tx } from './story.rows.js';
 
@@ -14,16 +14,14 @@ export class BookshelfCopyRepository {
 
   /** Owner and privacy of shelf `id`; undefined when the copy does not know it or it was deleted. */
   async findShelf(id: string): Promise<ShelfAccessFacts | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<{ owner_id: string; private: boolean }>(
         'SELECT owner_id::text, private FROM bookshelves WHERE id = $1 AND NOT deleted',
         [id],
       );
       const row = rows[0];
       return row && { ownerId: row.owner_id, private: row.private };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -45,7 +43,7 @@ export class BookshelfCopyRepository {
    * its shelf and story.
    */
   async upsertItem(tx: Tx, item: ShelfItemSnapshot, at: Date): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await lockPair(tx, item);
       await tx.query(
         `INSERT INTO bookshelf_items (id, bookshelf_id, story_id, read, date_added, event_time) VALUES ($1, $2, $3, $4, $5, $6)
@@ -54,14 +52,12 @@ export class BookshelfCopyRepository {
         [item.id, item.bookshelfId, item.storyId, item.read, item.dateAdded, at],
       );
       await chooseCurrent(tx, item);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Leaves a tombstone for `item` (never current again), then chooses the current item of its shelf and story. */
   async removeItem(tx: Tx, item: ShelfItemSnapshot, at: Date): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await lockPair(tx, item);
       await tx.query(
         `INSERT INTO bookshelf_items (id, bookshelf_id, story_id, read, date_added, event_time, removed) VALUES ($1, $2, $3, $4, $5, $6, true)
@@ -69,13 +65,11 @@ export class BookshelfCopyRepository {
         [item.id, item.bookshelfId, item.storyId, item.read, item.dateAdded, at],
       );
       await chooseCurrent(tx, item);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   private async writeShelf(tx: Tx, shelf: ShelfSnapshot, at: Date, deleted: boolean): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await tx.query(
         `INSERT INTO bookshelves AS b (id, owner_id, private, date_modified, event_time, deleted) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (id) DO UPDATE SET owner_id = EXCLUDED.owner_id, private = EXCLUDED.private, date_modified = EXCLUDED.date_modified,
@@ -83,9 +77,7 @@ export class BookshelfCopyRepository {
          WHERE NOT b.deleted AND (EXCLUDED.deleted OR (EXCLUDED.date_modified, EXCLUDED.event_time) >= (b.date_modified, b.event_time))`,
         [shelf.id, shelf.ownerId, shelf.private, shelf.dateModified, at, deleted],
       );
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }
 

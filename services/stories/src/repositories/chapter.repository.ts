@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
 import { AppError } from '@inkwell/errors';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { Chapter } from '../domain/chapter.js';
 import type { Story } from '../domain/story.js';
 import { chapterCreated, chapterDeleted, chapterUpdated, snapshotChanged, storyUpdated } from '../events/story.events.js';
@@ -49,7 +49,7 @@ export class ChapterRepository {
 
   /** Chapter `id` (with content when `withContent`) and its story's author and state. */
   async findById(id: string, withContent: boolean): Promise<ChapterInStory | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ChapterStoryRow>({
         name: withContent ? 'chapters.read-one-content' : 'chapters.read-one',
         text: `SELECT ${chapterColumns(withContent)}, s.author_id, s.published AS story_published
@@ -57,15 +57,13 @@ export class ChapterRepository {
         values: [id],
       });
       return rows[0] && toChapterInStory(rows[0]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The chapters with these ids that exist (without content), in the order of `ids`. */
   async findByIds(ids: readonly string[]): Promise<ChapterInStory[]> {
     if (ids.length === 0) return [];
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ChapterStoryRow>(
         `SELECT ${chapterColumns(false)}, s.author_id, s.published AS story_published
          FROM chapters c JOIN stories s ON s.id = c.story_id WHERE c.id = ANY($1::bigint[])`,
@@ -73,9 +71,7 @@ export class ChapterRepository {
       );
       const byId = new Map(rows.map((row) => [String(row.id), toChapterInStory(row)]));
       return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -87,7 +83,7 @@ export class ChapterRepository {
    * fetching the text, and text past the budget is never sent to us.
    */
   async listByStory(storyId: string, withDrafts: boolean, limit: number, afterNumber: number | undefined, textBudgetBytes?: number): Promise<{ chapters: Chapter[]; more: boolean }> {
-    try {
+    return withPgErrors(async () => {
       const params = [storyId, withDrafts, afterNumber ?? 0, limit + 1];
       const page = `SELECT ${chapterColumns(textBudgetBytes !== undefined)} FROM chapters c
          WHERE c.story_id = $1 AND (c.published OR $2) AND c.chapter_number > $3
@@ -108,9 +104,7 @@ export class ChapterRepository {
       );
       const kept = rows.slice(0, limit);
       return { chapters: kept.map(toChapter), more: Number(rows[0]?.fetched ?? 0) > kept.length };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -119,7 +113,7 @@ export class ChapterRepository {
    * story's totals or dates changed. Returns the chapter with its content and the story after.
    */
   async create(storyId: string, decide: (story: Story) => NewChapter): Promise<{ chapter: Chapter; story: Story }> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const before = await lockStory(client, storyId);
         const chapter = decide(before);
@@ -136,9 +130,7 @@ export class ChapterRepository {
         const after = await this.afterChapterChange(client, before, { dateModified: chapter.now, ...(chapter.published ? { dateUpdated: chapter.now } : {}) });
         return { chapter: created, story: after };
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -150,7 +142,7 @@ export class ChapterRepository {
    * delete; NOT_FOUND if none.
    */
   async mutate(id: string, decide: (chapter: Chapter, story: Story) => ChapterDecision): Promise<Chapter | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows: owner } = await client.query<{ story_id: string }>('SELECT story_id FROM chapters WHERE id = $1', [id]);
         if (!owner[0]) throw AppError.notFound('chapter');
@@ -202,9 +194,7 @@ export class ChapterRepository {
         await this.afterChapterChange(client, story, { dateModified: change.now, ...(newlyPublished ? { dateUpdated: change.now } : {}) });
         return after;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   private async afterChapterChange(client: Tx, before: Story, changes: { dateModified: Date; dateUpdated?: Date }): Promise<Story> {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
 import { AppError } from '@inkwell/errors';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { Comment, RatingValue } from '../domain/engagement.js';
 import type { Story } from '../domain/story.js';
 import { commentCreated, commentDeleted, storyRated } from '../events/story.events.js';
@@ -46,7 +46,7 @@ export class EngagementRepository {
    * the vote changed. Returns the vote now. NOT_FOUND when there is no such story.
    */
   async setVote(storyId: string, userId: string, value: RatingValue | undefined, check: (story: Story) => void): Promise<RatingValue | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         check(await lockStory(client, storyId));
         const { rows } = await client.query<{ value: RatingValue }>('SELECT value FROM story_ratings WHERE story_id = $1 AND user_id = $2', [storyId, userId]);
@@ -64,27 +64,23 @@ export class EngagementRepository {
         await appendEvent(client, { key: storyId, payload: storyRated(storyId, userId, value, previous) });
         return value;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** A page of a story's comments, oldest first, after comment id `afterId`; reads `limit + 1`. */
   async listComments(storyId: string, limit: number, afterId: string | undefined): Promise<{ comments: Comment[]; more: boolean }> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<CommentRow>(
         `SELECT ${COMMENT_COLUMNS} FROM comments c WHERE c.story_id = $1 AND c.id > $2 ORDER BY c.id LIMIT $3`,
         [storyId, afterId ?? '0', limit + 1],
       );
       return { comments: rows.slice(0, limit).map(toComment), more: rows.length > limit };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Comment `id` with its story's author and state; undefined if none. */
   async findComment(id: string): Promise<CommentInStory | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<CommentRow & { story_author_id: string; story_published: boolean }>(
         `SELECT ${COMMENT_COLUMNS}, s.author_id AS story_author_id, s.published AS story_published
          FROM comments c JOIN stories s ON s.id = c.story_id WHERE c.id = $1`,
@@ -92,9 +88,7 @@ export class EngagementRepository {
       );
       const row = rows[0];
       return row && { comment: toComment(row), storyAuthorId: String(row.story_author_id), storyPublished: row.story_published };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -102,7 +96,7 @@ export class EngagementRepository {
    * story, with its CommentCreated event. NOT_FOUND when there is no such story.
    */
   async createComment(storyId: string, comment: { authorId: string; content: string; contentHtml: string }, check: (story: Story) => void): Promise<Comment> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         check(await lockStory(client, storyId));
         const { rows } = await client.query<CommentRow>(
@@ -113,14 +107,12 @@ export class EngagementRepository {
         await appendEvent(client, { key: created.id, payload: commentCreated(created) });
         return created;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Deletes comment `id` after `check` saw it, with its CommentDeleted event. NOT_FOUND if none. */
   async deleteComment(id: string, check: (found: CommentInStory) => void): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<CommentRow & { story_author_id: string; story_published: boolean }>(
           `SELECT ${COMMENT_COLUMNS}, s.author_id AS story_author_id, s.published AS story_published
@@ -134,9 +126,7 @@ export class EngagementRepository {
         await client.query('DELETE FROM comments WHERE id = $1', [id]);
         await appendEvent(client, { key: found.comment.id, payload: commentDeleted(found.comment) });
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }
 

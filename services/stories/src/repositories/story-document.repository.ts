@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { advisoryLockKey, translatePgError } from '@inkwell/pg';
+import { advisoryLockKey, translatePgError, withPgErrors } from '@inkwell/pg';
 import { DESCRIPTION_INDEXED_CHARS, type StoryDocument } from '../search/story-index.mapping.js';
 
 /** A story row as the search index needs it: its document, its version and whether it belongs in the index. */
@@ -73,29 +73,25 @@ export class StoryDocumentRepository {
   /** The stories among `ids` that exist (published or not), with their current versions. */
   async findByIds(ids: readonly string[]): Promise<IndexedStory[]> {
     if (ids.length === 0) return [];
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<DocumentRow>(
         `SELECT ${DOCUMENT_COLUMNS} FROM stories s LEFT JOIN story_texts x ON x.story_id = s.id WHERE s.id = ANY ($1::bigint[])`,
         [ids],
       );
       return rows.map(toIndexed);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Up to `limit` published stories with ids above `afterId`, in id order (a keyset walk of the whole table). */
   async publishedAfter(afterId: string, limit: number): Promise<IndexedStory[]> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<DocumentRow>(
         `SELECT ${DOCUMENT_COLUMNS} FROM stories s LEFT JOIN story_texts x ON x.story_id = s.id
          WHERE s.published AND s.id > $1::bigint ORDER BY s.id LIMIT $2`,
         [afterId, limit],
       );
       return rows.map(toIndexed);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -103,12 +99,10 @@ export class StoryDocumentRepository {
    * that no longer exists (ids are never reused, so nothing may bring its document back).
    */
   async versionAboveAll(): Promise<string> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<{ version: string }>("SELECT nextval('story_index_versions')::text AS version");
       return rows[0]!.version;
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**

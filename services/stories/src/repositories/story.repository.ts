@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
 import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyStatsChanged, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
@@ -57,17 +57,15 @@ export class StoryRepository {
 
   /** Story `id` with the chapter ids `draftsOf` (a user id, or null) may see; undefined if none. */
   async findById(id: string, draftsOf: string | null): Promise<Story | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await readStory(this.pool, id, draftsOf);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The stories with these ids that exist, in the order of `ids` (duplicates once). */
   async findByIds(ids: readonly string[], draftsOf: string | null): Promise<Story[]> {
     if (ids.length === 0) return [];
-    try {
+    return withPgErrors(async () => {
       // A named statement: planned once per connection, which saves more than the query takes.
       const { rows } = await this.pool.query<StoryRow>({
         name: 'stories.read-many',
@@ -76,27 +74,23 @@ export class StoryRepository {
       });
       const byId = new Map(rows.map((row) => [String(row.id), toStory(row)]));
       return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** One keyset page of the ids of a story list, in list order. */
   async listPage(query: StoryListQuery): Promise<IdPage> {
-    try {
+    return withPgErrors(async () => {
       const statement = storyPageStatement(query);
       const { rows } = await this.pool.query<{ id: string; sort_key: string | null; tie_id: string }>(statement.text, statement.values);
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return { ids: page.map((row) => row.id), ...(rows.length > query.limit && last ? { next: { key: last.sort_key, id: last.tie_id } } : {}) };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Creates a draft story with its `StoryCreated` event. */
   async create(story: NewStory): Promise<Story> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string }>(
           `INSERT INTO stories (author_id, title, short_description, status, content_rating, tag_ids, date_modified, search_vector)
@@ -110,9 +104,7 @@ export class StoryRepository {
         await appendEvent(client, { key: id, payload: storyCreated(created) });
         return created;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -123,7 +115,7 @@ export class StoryRepository {
    * back. NOT_FOUND when there is no such story.
    */
   async mutate(id: string, decide: (current: Story) => StoryDecision): Promise<Story | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const before = await lockStory(client, id);
         const decision = decide(before);
@@ -135,18 +127,14 @@ export class StoryRepository {
         if (snapshotChanged(before, after)) await appendEvent(client, { key: id, payload: storyUpdated(before, after) });
         return after;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Writes a `StoryViewed` event (a counted read); the counts follow from the event. */
   async recordView(storyId: string, chapterId: string, reader: Reader): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await appendEvent(this.pool, { key: storyId, payload: storyViewed(storyId, chapterId, reader) });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -155,12 +143,10 @@ export class StoryRepository {
    * are ignored.
    */
   async applyView(client: Tx, storyId: string, chapterId: string, heat: (current: number) => number): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await this.applyStats(client, storyId, (current) => ({ ...current, views: current.views + 1, hotness: current.published ? heat(current.hotness) : current.hotness }));
       await client.query('UPDATE chapters SET num_views = num_views + 1 WHERE id = $1 AND story_id = $2', [chapterId, storyId]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -169,7 +155,7 @@ export class StoryRepository {
    * changed (the search index follows it). A missing story (deleted since) is ignored.
    */
   async applyStats(client: Tx, storyId: string, update: (current: StoryStats) => StoryStats): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await client.query<{ views: number; likes: number; dislikes: number; comments: number; rating: number | null; hotness: number; published: boolean }>(
         `SELECT num_views AS views, num_likes AS likes, num_dislikes AS dislikes, num_comments AS comments, rating, hotness, published
          FROM stories WHERE id = $1 FOR UPDATE`,
@@ -185,9 +171,7 @@ export class StoryRepository {
         [storyId, next.views, next.likes, next.dislikes, next.comments, next.rating, next.hotness],
       );
       await appendEvent(client, { key: storyId, payload: storyStatsChanged(storyId, next) });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   private async applyChange(client: Tx, before: Story, change: StoryChange): Promise<Story> {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { translatePgError } from '@inkwell/pg';
+import { withPgErrors } from '@inkwell/pg';
 import type { Sort } from '../domain/list.js';
 import type { Tag, TagKind } from '../domain/tag.js';
 
@@ -28,13 +28,11 @@ export class TagRepository {
   /** The tags with these ids that exist, in the order of `ids` (duplicates once). */
   async findByIds(ids: readonly string[]): Promise<Tag[]> {
     if (ids.length === 0) return [];
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<TagRow>(`SELECT ${COLUMNS}, NULL AS sort_key FROM tags WHERE id = ANY($1::text[])`, [ids]);
       const byId = new Map(rows.map((row) => [row.id, toTag(row)]));
       return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -70,7 +68,7 @@ export class TagRepository {
         }
         break;
     }
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<TagRow>(
         `SELECT ${COLUMNS}, ${key} AS sort_key FROM tags ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${add(options.limit + 1)}`,
         values,
@@ -78,8 +76,6 @@ export class TagRepository {
       const page = rows.slice(0, options.limit);
       const last = page.at(-1);
       return { tags: page.map(toTag), ...(rows.length > options.limit && last ? { next: { key: last.sort_key, id: last.id } } : {}) };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

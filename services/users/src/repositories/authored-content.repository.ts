@@ -1,5 +1,5 @@
 import type { Queryable } from '@inkwell/pg';
-import { translatePgError } from '@inkwell/pg';
+import { withPgErrors } from '@inkwell/pg';
 import type { AuthoredContentChange } from '../domain/authored-content.js';
 
 const COUNT_COLUMN = { story: 'num_stories', blog_post: 'num_blog_posts' } as const;
@@ -14,7 +14,7 @@ export class AuthoredContentRepository {
    * the same change twice, or changes of different items in any order, gives the same count.
    */
   async apply(change: AuthoredContentChange): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       if (change.counts) {
         await this.db.query(
           `INSERT INTO authored_content (kind, content_id, author_id) VALUES ($1, $2, $3)
@@ -29,8 +29,6 @@ export class AuthoredContentRepository {
         `UPDATE users SET ${column} = (SELECT count(*) FROM authored_content WHERE author_id = $1 AND kind = $2) WHERE id = $1`,
         [change.authorId, change.kind],
       );
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

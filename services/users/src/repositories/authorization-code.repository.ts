@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { AuthorizationCode } from '../domain/oauth.js';
 
 interface CodeRow {
@@ -52,27 +52,23 @@ export class AuthorizationCodeRepository {
 
   /** Stores a code. An unknown client or user is FAILED_PRECONDITION (foreign key). */
   async create(code: NewAuthorizationCode): Promise<AuthorizationCode> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<CodeRow>(
         `INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, code_challenge_method, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
         [code.codeHash, code.clientId, code.userId, code.redirectUri, code.scopes, code.codeChallenge, code.codeChallengeMethod, code.expiresAt],
       );
       return toCode(rows[0]!);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The code with this hash, or undefined. */
   async findByHash(codeHash: string): Promise<StoredAuthorizationCode | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<CodeRow>(`SELECT ${COLUMNS} FROM authorization_codes WHERE code_hash = $1`, [codeHash]);
       const row = rows[0];
       return row && { code: toCode(row), consumed: row.consumed_at !== null };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -81,7 +77,7 @@ export class AuthorizationCodeRepository {
    * issued from it any more (see TokenRepository.save).
    */
   async consume(codeHash: string): Promise<ConsumeOutcome> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<CodeRow>(`SELECT ${COLUMNS} FROM authorization_codes WHERE code_hash = $1 FOR UPDATE`, [codeHash]);
         const row = rows[0];
@@ -93,17 +89,13 @@ export class AuthorizationCodeRepository {
         await client.query('UPDATE authorization_codes SET consumed_at = now() WHERE id = $1', [row.id]);
         return { kind: 'consumed', code: toCode(row) } as const;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Flags code `id` as reused (presented after being consumed): no more tokens from it. */
   async flagReuse(id: string): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await this.pool.query('UPDATE authorization_codes SET reused_at = coalesce(reused_at, now()) WHERE id = $1', [id]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { appendEvent } from '@inkwell/events';
-import { constraintName, translatePgError, withTransaction } from '@inkwell/pg';
+import { constraintName, translatePgError, withPgErrors, withTransaction } from '@inkwell/pg';
 import type { Follow, FollowDirection, FollowPosition } from '../domain/follow.js';
 import { userFollowed, userUnfollowed } from '../events/user.events.js';
 
@@ -70,7 +70,7 @@ export class FollowRepository {
 
   /** Removes the follow; undefined when the pair does not exist. */
   async unfollow(followerId: string, followedId: string): Promise<Follow | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         if (await lockUsers(client, followerId, followedId)) return undefined;
         const { rows } = await client.query<FollowRow>(
@@ -84,15 +84,13 @@ export class FollowRepository {
         await appendEvent(client, { key: follow.id, payload: userUnfollowed(follow) });
         return follow;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Up to `size` follows of `userId` in `direction` after `after`, ordered by (date_followed, id). */
   async list(userId: string, direction: FollowDirection, size: number, after: FollowPosition | undefined): Promise<FollowPage> {
     const column = direction === 'following' ? 'follower_id' : 'followed_id';
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<FollowRow>(
         `SELECT ${COLUMNS} FROM follows
          WHERE ${column} = $1
@@ -107,9 +105,7 @@ export class FollowRepository {
         follows: page.map(toFollow),
         ...(rows.length > size && last ? { next: { dateMicros: last.date_micros, id: String(last.id) } } : {}),
       };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { OAuthClient } from '../domain/oauth.js';
 
 interface ClientRow {
@@ -51,7 +51,7 @@ export class OAuthClientRepository {
    * (no owner) are not counted. An unknown owner is FAILED_PRECONDITION (foreign key).
    */
   async create(client: NewClient, maxPerOwner: number): Promise<OAuthClient | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (db) => {
         if (client.ownerUserId !== undefined) {
           // NO KEY UPDATE serializes registrations of one owner without blocking foreign-key checks on the user.
@@ -65,40 +65,32 @@ export class OAuthClientRepository {
         );
         return toClient(rows[0]!);
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The client `id` with its secret hash (undefined for public clients), or undefined. */
   async findWithSecret(id: string): Promise<{ client: OAuthClient; secretHash?: string } | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ClientRow & { secret_hash: string | null }>(`SELECT ${COLUMNS}, secret_hash FROM oauth_clients WHERE id = $1`, [id]);
       const row = rows[0];
       if (!row) return undefined;
       return { client: toClient(row), ...(row.secret_hash === null ? {} : { secretHash: row.secret_hash }) };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Replaces the secret hash of a confidential client. */
   async setSecretHash(id: string, secretHash: string): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await this.pool.query('UPDATE oauth_clients SET secret_hash = $2 WHERE id = $1 AND confidential', [id, secretHash]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The clients registered by `ownerUserId`, oldest first. */
   async listByOwner(ownerUserId: string): Promise<OAuthClient[]> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<ClientRow>(`SELECT ${COLUMNS} FROM oauth_clients WHERE owner_user_id = $1 ORDER BY date_created, id`, [ownerUserId]);
       return rows.map(toClient);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -107,7 +99,7 @@ export class OAuthClientRepository {
    * active, for the revocation notice.
    */
   async delete(id: string, ownerUserId: string | undefined): Promise<DeletedClient> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string }>(
           `SELECT id FROM oauth_clients WHERE id = $1 AND ($2::bigint IS NULL OR owner_user_id = $2) FOR UPDATE`,
@@ -122,8 +114,6 @@ export class OAuthClientRepository {
         await client.query('DELETE FROM oauth_clients WHERE id = $1', [id]);
         return { deleted: true, revokedTokenHashes: active.rows.map((row) => row.token_hash) };
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { translatePgError, withTransaction } from '@inkwell/pg';
+import { withPgErrors, withTransaction } from '@inkwell/pg';
 import { reserveAttempt, type Reservation, type ThrottleState } from '../domain/sign-in-throttle.js';
 
 interface ThrottleRow {
@@ -30,7 +30,7 @@ export class SignInThrottleRepository {
 
   /** Reserves one attempt on counter `key` (see reserveAttempt), using the database clock. */
   async reserve(key: string): Promise<Reservation> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         // Creates the row if missing so that FOR UPDATE has something to lock, even for the first attempt.
         await client.query(`INSERT INTO sign_in_throttles (key, window_started_at) VALUES ($1, now()) ON CONFLICT (key) DO NOTHING`, [key]);
@@ -47,18 +47,14 @@ export class SignInThrottleRepository {
         );
         return reservation;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Forgets the counters `keys` (after a successful sign-in). */
   async clear(keys: readonly string[]): Promise<void> {
-    try {
+    return withPgErrors(async () => {
       await this.pool.query('DELETE FROM sign_in_throttles WHERE key = ANY($1)', [keys]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -66,7 +62,7 @@ export class SignInThrottleRepository {
    * of unknown users would otherwise pile up.
    */
   async prune(olderThanMs: number, limit = 1000): Promise<number> {
-    try {
+    return withPgErrors(async () => {
       const { rowCount } = await this.pool.query(
         `DELETE FROM sign_in_throttles WHERE key IN (
            SELECT key FROM sign_in_throttles
@@ -75,8 +71,6 @@ export class SignInThrottleRepository {
         [olderThanMs, limit],
       );
       return rowCount ?? 0;
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }

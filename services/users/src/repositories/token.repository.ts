@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { translatePgError, withTransaction, type Queryable } from '@inkwell/pg';
+import { type Queryable, withPgErrors, withTransaction } from '@inkwell/pg';
 import type { AccessTokenInfo, PersonalToken, RefreshTokenInfo } from '../domain/oauth.js';
 
 interface AccessRow {
@@ -124,7 +124,7 @@ export class TokenRepository {
    * (`code_reused`) and a refresh token used or revoked meanwhile (`refresh_lost`).
    */
   async save(tokens: NewTokens): Promise<SaveOutcome> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         let grantId: string;
         if (tokens.rotatedFromRefreshId !== undefined) {
@@ -161,40 +161,32 @@ export class TokenRepository {
         const refreshToken = (await findRefresh(client, 'r.id = $1', [refreshRows[0]!.id]))!.token;
         return { kind: 'saved', accessToken, refreshToken } as const;
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The access token (OAuth or personal) with this hash, or undefined. */
   async findAccessToken(tokenHash: string): Promise<StoredAccessToken | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await findAccess(this.pool, 'a.token_hash = $1', [tokenHash]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The refresh token with this hash, or undefined. */
   async findRefreshToken(tokenHash: string): Promise<StoredRefreshToken | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await findRefresh(this.pool, 'r.token_hash = $1', [tokenHash]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Revokes one access token by id; reports it when it was not revoked before. */
   async revokeAccessToken(tokenId: string): Promise<Revoked> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<{ token_hash: string }>(
         `UPDATE access_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING token_hash`,
         [tokenId],
       );
       return { accessTokenHashes: rows.map((row) => row.token_hash), count: rows.length };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Revokes the family `grantId` with every token in it. */
@@ -219,7 +211,7 @@ export class TokenRepository {
    * so concurrent requests cannot pass the cap together. An unknown user is FAILED_PRECONDITION.
    */
   async createPersonalToken(input: { userId: string; name: string; scopes: string[]; tokenHash: string; expiresAt?: Date }, maxActive: number): Promise<PersonalToken | undefined> {
-    try {
+    return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         // NO KEY UPDATE serializes token creation of one user without blocking foreign-key checks on the user.
         await client.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [input.userId]);
@@ -238,14 +230,12 @@ export class TokenRepository {
         const { rows: created } = await client.query<AccessRow>(`SELECT ${ACCESS_COLUMNS} FROM access_tokens a JOIN token_grants g ON g.id = a.grant_id WHERE a.id = $1`, [tokenRows[0]!.id]);
         return toPersonal(created[0]!);
       });
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** User `userId`'s personal tokens that are neither revoked nor expired, oldest first. */
   async listPersonalTokens(userId: string): Promise<PersonalToken[]> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<AccessRow>(
         `SELECT ${ACCESS_COLUMNS} FROM access_tokens a JOIN token_grants g ON g.id = a.grant_id
          WHERE g.user_id = $1 AND g.personal_name IS NOT NULL AND a.revoked_at IS NULL AND g.revoked_at IS NULL
@@ -254,9 +244,7 @@ export class TokenRepository {
         [userId],
       );
       return rows.map(toPersonal);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** Revokes user `userId`'s personal token `tokenId`; nothing (count 0) when it is not theirs or not active. */
@@ -272,7 +260,7 @@ export class TokenRepository {
    * statement, and reports the access tokens it revoked and how many unexpired tokens it revoked.
    */
   async #revokeGrants(where: string, params: unknown[]): Promise<Revoked> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<{ hashes: string[] | null; count: string }>(
         `WITH grants AS (
            UPDATE token_grants SET revoked_at = now() WHERE ${where} AND revoked_at IS NULL RETURNING id
@@ -290,9 +278,7 @@ export class TokenRepository {
       );
       const row = rows[0]!;
       return { accessTokenHashes: row.hashes ?? [], count: Number(row.count) };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { constraintName, translatePgError, withTransaction } from '@inkwell/pg';
+import { constraintName, translatePgError, withPgErrors, withTransaction } from '@inkwell/pg';
 import { appendEvent } from '@inkwell/events';
 import type { User } from '../domain/user.js';
 import { userCreated, userUpdated } from '../events/user.events.js';
@@ -76,32 +76,26 @@ export class UserRepository {
 
   /** The user with this id, or undefined. */
   async findById(id: string): Promise<User | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
       return rows[0] && toUser(rows[0]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The users with these ids, in no particular order; unknown ids are left out. */
   async findByIds(ids: readonly string[]): Promise<User[]> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ANY($1::bigint[])`, [ids]);
       return rows.map(toUser);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /** The user with this name (case-insensitive), or undefined. */
   async findByName(name: string): Promise<User | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(name) = lower($1)`, [name]);
       return rows[0] && toUser(rows[0]);
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
@@ -109,16 +103,14 @@ export class UserRepository {
    * hash, or undefined. Names cannot contain "@", so a login matches at most one user.
    */
   async findCredentials(login: string): Promise<UserCredentials | undefined> {
-    try {
+    return withPgErrors(async () => {
       const { rows } = await this.pool.query<UserRow & { password_hash: string }>(
         `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(name) = lower($1) OR lower(email) = lower($1) LIMIT 1`,
         [login],
       );
       const row = rows[0];
       return row && { user: toUser(row), passwordHash: row.password_hash };
-    } catch (error) {
-      throw translatePgError(error);
-    }
+    });
   }
 
   /**
