@@ -1,3 +1,4 @@
+import { decodeCursor, encodeCursor } from '@inkwell/keyset';
 import { isId } from './blog-post.js';
 
 /** Sort fields of GET /blog-posts. */
@@ -60,26 +61,19 @@ const VALUE_FORMAT: Readonly<Record<SortField, RegExp>> = {
   relevance: /^[0-9]+(\.[0-9]+)?(e-?[0-9]+)?$/,
 };
 
-/**
- * Encodes where the next page starts as an opaque string (base64url of JSON naming the sort, so a
- * cursor made for one order is refused by another). The gateway's cursor store keeps it behind
- * its own token; clients never see it.
- */
+/** The name a sort goes by inside cursors, so a cursor made for one order is refused by another. */
+function sortName(sort: BlogPostSort): string {
+  return `${sort.field}.${sort.direction}`;
+}
+
+/** Encodes where the next page starts as an opaque cursor (`@inkwell/keyset`); the gateway keeps it behind its own token. */
 export function encodeKeyset(sort: BlogPostSort, keyset: Keyset): string {
-  return Buffer.from(JSON.stringify([sort.field, sort.direction, keyset.value, keyset.id])).toString('base64url');
+  return encodeCursor(sortName(sort), [keyset.value, keyset.id]);
 }
 
 /** Decodes an `after` made by encodeKeyset for the same sort; undefined for anything else. */
 export function decodeKeyset(sort: BlogPostSort, text: string): Keyset | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4) return undefined;
-  const [field, direction, value, id] = parsed as unknown[];
-  if (field !== sort.field || direction !== sort.direction) return undefined;
+  const [value, id] = decodeCursor(sortName(sort), text, 2) ?? [];
   if (typeof value !== 'string' || !VALUE_FORMAT[sort.field].test(value)) return undefined;
   if (typeof id !== 'string' || !isId(id)) return undefined;
   return { value, id };

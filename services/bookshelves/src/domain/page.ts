@@ -1,3 +1,4 @@
+import { decodeCursor, encodeCursor } from '@inkwell/keyset';
 import { isId } from './bookshelf.js';
 
 /** Page size when none is asked for (0), and the largest allowed (docs/api/bookshelves.md). */
@@ -30,26 +31,15 @@ export function pageSizeOf(requested: number): number | undefined {
   return Number.isInteger(requested) && requested > 0 && requested <= MAX_PAGE_SIZE ? requested : undefined;
 }
 
-/**
- * Encodes where the next page of a list starts as an opaque string (base64url of JSON naming the
- * list, so a position made for items is refused for shelves). The gateway keeps it behind its own
- * cursor token; clients never see it.
- */
+/** Encodes where the next page of a list starts as an opaque cursor (`@inkwell/keyset`) naming the list, so a position made for items is refused for shelves. */
 export function encodePosition(kind: ListKind, position: Position): string {
-  return Buffer.from(JSON.stringify([kind, position.key, position.id])).toString('base64url');
+  return encodeCursor(kind, [position.key, position.id]);
 }
 
 /** Decodes a position made by encodePosition for the same list; undefined for anything else. */
 export function decodePosition(kind: ListKind, text: string): Position | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3) return undefined;
-  const [list, key, id] = parsed as unknown[];
-  if (list !== kind || typeof key !== 'number' || !Number.isInteger(key)) return undefined;
+  const [key, id] = decodeCursor(kind, text, 2) ?? [];
+  if (typeof key !== 'number' || !Number.isInteger(key)) return undefined;
   const inRange = kind === 'shelves' ? key >= INT32_MIN && key <= INT32_MAX : Math.abs(key) <= MAX_MILLIS;
   if (!inRange || typeof id !== 'string' || !isId(id)) return undefined;
   return { key, id };

@@ -1,3 +1,5 @@
+import { decodeCursor, encodeCursor } from '@inkwell/keyset';
+
 /** The sort fields of story lists (story-api.md); `relevance` needs a query, `date_added` a bookshelf. */
 export type StorySortField =
   | 'date_published'
@@ -49,9 +51,9 @@ export interface Position {
   id: string;
 }
 
-/** Encodes a position as the opaque `after` string of the next page (base64url JSON). */
+/** Encodes a position as the opaque `after` string of the next page (`@inkwell/keyset`, naming the sort). */
 export function encodePosition(position: Position): string {
-  return Buffer.from(JSON.stringify([position.sort, position.key, position.id]), 'utf8').toString('base64url');
+  return encodeCursor(position.sort, [position.key, position.id]);
 }
 
 /**
@@ -59,16 +61,10 @@ export function encodePosition(position: Position): string {
  * is malformed or was made for another sort.
  */
 export function decodePosition(after: string, sort: string): Position | undefined {
-  if (!/^[A-Za-z0-9_-]{1,2000}$/.test(after)) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(value) || value.length !== 3) return undefined;
-  const [madeFor, key, id] = value as unknown[];
-  if (madeFor !== sort || (key !== null && typeof key !== 'string') || typeof id !== 'string') return undefined;
+  const fields = decodeCursor(sort, after, 2);
+  if (fields === undefined) return undefined;
+  const [key, id] = fields;
+  if ((key !== null && typeof key !== 'string') || typeof id !== 'string') return undefined;
   if (!/^[1-9][0-9]{0,18}$/.test(id) && !/^[cg]:[1-9][0-9]{0,8}$/.test(id)) return undefined;
   if (key !== null && key.length > 200) return undefined;
   return { sort, key, id };

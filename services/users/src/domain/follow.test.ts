@@ -10,8 +10,9 @@ describe('follow list positions', () => {
   });
 
   it('reject anything else', () => {
-    const b64 = (text: string) => Buffer.from(text).toString('base64url');
-    for (const value of ['', '!!!', b64('1:0'), b64('x:1'), b64('1:9223372036854775808'), b64('1:2:3'), b64(' 1:2'), 'a'.repeat(65)]) {
+    const b64 = (fields: unknown[]) => Buffer.from(JSON.stringify(fields)).toString('base64url');
+    const malformed = [['follows', '1', '0'], ['follows', 'x', '1'], ['follows', '1', '9223372036854775808'], ['follows', '1', '2', '3'], ['follows', ' 1', '2'], ['follows', 1, '2'], ['shelves', '1', '2']];
+    for (const value of ['', '!!!', 'a'.repeat(65), ...malformed.map(b64)]) {
       expect(decodeFollowPosition(value), value).toBeUndefined();
     }
   });

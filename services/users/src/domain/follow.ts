@@ -1,3 +1,5 @@
+import { decodeCursor, encodeCursor } from '@inkwell/keyset';
+
 /** One user following another. */
 export interface Follow {
   id: string;
@@ -18,18 +20,20 @@ export interface FollowPosition {
   id: string;
 }
 
-/** Encodes a position as an opaque, URL-safe string. */
+/** The list a follow cursor is made for. */
+const FOLLOW_LIST = 'follows';
+
+/** Encodes a position as an opaque, URL-safe cursor (`@inkwell/keyset`). */
 export function encodeFollowPosition(position: FollowPosition): string {
-  return Buffer.from(`${position.dateMicros}:${position.id}`, 'utf8').toString('base64url');
+  return encodeCursor(FOLLOW_LIST, [position.dateMicros, position.id]);
 }
 
 /** Decodes what {@link encodeFollowPosition} made; undefined for anything else. */
 export function decodeFollowPosition(value: string): FollowPosition | undefined {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) return undefined;
-  const match = /^(-?[0-9]{1,17}):([1-9][0-9]{0,18})$/.exec(Buffer.from(value, 'base64url').toString('utf8'));
-  if (!match?.[1] || !match[2]) return undefined;
-  if (BigInt(match[2]) > 9223372036854775807n) return undefined;
-  return { dateMicros: match[1], id: match[2] };
+  const [dateMicros, id] = decodeCursor(FOLLOW_LIST, value, 2) ?? [];
+  if (typeof dateMicros !== 'string' || !/^-?[0-9]{1,17}$/.test(dateMicros)) return undefined;
+  if (typeof id !== 'string' || !/^[1-9][0-9]{0,18}$/.test(id) || BigInt(id) > 9223372036854775807n) return undefined;
+  return { dateMicros, id };
 }
 
 /** Default and largest page sizes of follow lists (contract §6). */
