@@ -385,6 +385,13 @@ describe('GET /stories sorting', () => {
     expectError(await api('GET', '/stories?sort=title'), 400, 'invalid_sort', { parameter: 'sort' });
     expectError(await api('GET', '/stories?sort=-relevance'), 400, 'invalid_sort', { parameter: 'sort' });
   });
+
+  it('takes search text of up to 200 characters after trimming and refuses longer with 400 naming query', async () => {
+    const answer = await api('GET', `/stories?query=${encodeURIComponent('𝔁'.repeat(201))}`);
+    expectError(answer, 400, 'invalid_parameter', { parameter: 'query' });
+    expect(answer.body.errors?.[0]?.detail).toBe('The search text is longer than 200 characters.');
+    expect(ok(await api('GET', `/stories?query=${encodeURIComponent(` ${'𝔁'.repeat(200)} `)}`)).data).toEqual([]);
+  });
 });
 
 describe('GET /stories search', () => {

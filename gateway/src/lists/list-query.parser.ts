@@ -76,7 +76,6 @@ export function parseListQuery<F extends FilterSpecs, S extends string, P extend
     }
     if (name === 'query' && spec.search !== undefined) {
       const text = value.trim();
-      if ([...text].length > spec.search.maxLength) throw AppError.badParameter('query', `The search text is longer than ${spec.search.maxLength} characters.`);
       search = text === '' ? undefined : text;
       return;
     }

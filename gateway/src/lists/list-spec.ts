@@ -42,7 +42,10 @@ export interface ListSpecInit<F extends FilterSpecs, S extends string, P extends
   readonly filters: F;
   /** Leave out for lists in insertion order: then `sort` is 400 `invalid_sort`. */
   readonly sort?: SortSpec<S>;
-  /** Accepts a `query` search text of at most `maxLength` characters. */
+  /**
+   * Accepts a `query` search text; `maxLength` (from @inkwell/limits) only describes the limit in the
+   * API document: the owning service enforces it (docs/api/lists.md).
+   */
   readonly search?: { readonly maxLength: number };
   /** The names `facets=a,b` may ask for (counts over the whole list in `meta.facets`); none when left out. */
   readonly facets?: readonly string[];

@@ -35,14 +35,13 @@ describe('BLOG_POST_LIST', () => {
     expect(a).not.toBe(c);
   });
 
-  it('refuses malformed tag filters and over-long queries, naming the parameter', () => {
+  it('refuses malformed tag filters, naming the parameter', () => {
     for (const [query, parameter] of [
       ['filter[tags]=a,,b', 'filter[tags]'],
       ['filter[tags]=%20', 'filter[tags]'],
       [`filter[tags]=${'x'.repeat(51)}`, 'filter[tags]'],
       [`filter[tags]=${Array.from({ length: 101 }, (_, i) => `t${i}`).join(',')}`, 'filter[tags]'],
       ['filter[site_post_tag]=', 'filter[site_post_tag]'],
-      [`query=${'q'.repeat(501)}`, 'query'],
     ] as const) {
       expect(refusal(query), query).toMatchObject({ reason: 'invalid_parameter', parameter });
     }

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { CallerContext, GrpcClient } from '@inkwell/grpc';
+import { BLOG_QUERY_MAX_CHARS } from '@inkwell/limits';
 import { BlogPostSortField, SortDirection, type BlogPost, type BlogService } from '@inkwell/proto/blog';
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
@@ -37,8 +38,6 @@ export interface BlogPostsRoutesDeps {
 
 /** Longest tag (and site-post tag), as the blog service stores them. */
 const MAX_TAG_CHARS = 50;
-/** Longest `query` text, in characters. */
-const MAX_QUERY_CHARS = 500;
 
 /** A tag as the blog service normalises it: trimmed, inner whitespace collapsed, lower case. */
 function normaliseTag(tag: string): string {
@@ -112,7 +111,7 @@ export const BLOG_POST_LIST = defineListSpec({
   includes: BLOG_POST_INCLUDES,
   filters: LIST_FILTERS,
   sort: SORT,
-  search: { maxLength: MAX_QUERY_CHARS },
+  search: { maxLength: BLOG_QUERY_MAX_CHARS },
   pagination: PAGINATION,
 });
 
@@ -123,7 +122,7 @@ export const USER_BLOG_POST_LIST = defineListSpec({
   includes: BLOG_POST_INCLUDES,
   filters: USER_LIST_FILTERS,
   sort: SORT,
-  search: { maxLength: MAX_QUERY_CHARS },
+  search: { maxLength: BLOG_QUERY_MAX_CHARS },
   pagination: PAGINATION,
 });
 

@@ -1,6 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { AppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
+import { STORY_QUERY_MAX_CHARS } from '@inkwell/limits';
 import { ContentRating, SortDirection, StorySortField, StoryStatus, type ListStoriesResponse, type StoriesService, type Story, type StoryFilterSchema, type StorySortSchema } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import type { JsonValue } from '../jsonapi/document.builder.js';
@@ -29,8 +30,6 @@ export interface StoriesRoutesDeps {
   readonly documents: DocumentResponder;
 }
 
-/** Longest `query` search text on GET /stories, in characters. */
-export const MAX_STORY_QUERY_CHARS = 200;
 const INT32_MAX = 2_147_483_647;
 
 /** Sort fields of GET /stories with their proto enum (GET /users/:id/stories offers all but relevance and date_added). */
@@ -81,7 +80,7 @@ export const STORY_LIST = defineListSpec({
     default: '-date_published',
     relevance: 'relevance',
   },
-  search: { maxLength: MAX_STORY_QUERY_CHARS },
+  search: { maxLength: STORY_QUERY_MAX_CHARS },
   facets: ['tags'],
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
 });

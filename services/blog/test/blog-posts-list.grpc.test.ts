@@ -77,6 +77,14 @@ describe('ListBlogPosts over gRPC: filters, sorts, search and keyset pages', () 
       expect(ascending).toEqual([...all].reverse());
     });
 
+    it('refuses search text over 500 characters after trimming (docs/api/lists.md), and takes 500', async () => {
+      await expect(h.client.listBlogPosts({ query: '𝔁'.repeat(501) }, reader)).rejects.toMatchObject({
+        code: ErrorCode.INVALID_ARGUMENT,
+        details: [{ reason: 'invalid_parameter', parameter: 'query' }],
+      });
+      await expect(h.client.listBlogPosts({ query: ` ${'𝔁'.repeat(500)} ` }, reader)).resolves.toMatchObject({ blogPosts: [] });
+    });
+
     it('refuses relevance without a query (invalid_sort)', async () => {
       await expect(h.client.listBlogPosts({ sort: { field: BlogPostSortField.RELEVANCE, direction: SortDirection.DESCENDING } }, reader)).rejects.toMatchObject({
         code: ErrorCode.INVALID_ARGUMENT,

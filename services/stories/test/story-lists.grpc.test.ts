@@ -137,6 +137,9 @@ describe('ListStories over gRPC', () => {
     await rejects({ sort: { field: StorySortField.DATE_ADDED } }, 'invalid_sort', 'sort');
     await rejects({ filter: { unread: false } }, 'unread_requires_owned_bookshelf', 'filter[unread]');
     await rejects({ after: 'garbage' }, 'invalid_cursor', 'page[cursor]');
+    // The search text limit counts characters (code points) after trimming (docs/api/lists.md).
+    await rejects({ query: '𝔁'.repeat(201) }, 'invalid_parameter', 'query');
+    await expect(h.client.listStories({ query: ` ${'𝔁'.repeat(200)} ` }, reader())).resolves.toMatchObject({ stories: [] });
     const page = await h.client.listStories({ pageSize: 2 }, reader());
     await rejects({ after: page.nextAfter, sort: { field: StorySortField.NUM_WORDS } }, 'invalid_cursor', 'page[cursor]');
   });

@@ -21,8 +21,6 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 /** Most ids `filter[ids]` may name. */
 export const MAX_FILTER_IDS = 100;
-/** Longest search query in characters. */
-export const MAX_QUERY_LENGTH = 500;
 
 /** The filters of GET /blog-posts; absent ones filter nothing, present ones combine with AND. */
 export interface BlogPostFilter {

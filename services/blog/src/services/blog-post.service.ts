@@ -1,4 +1,5 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
+import { BLOG_QUERY_MAX_CHARS, searchTextTooLong } from '@inkwell/limits';
 import type { Logger } from '@inkwell/logging';
 import { renderMarkdown } from '@inkwell/markdown';
 import { isId, readerKey, readerOf, VIEW_WINDOW_SECONDS, WRITE_SCOPE, type BlogPost, type Caller } from '../domain/blog-post.js';
@@ -19,7 +20,6 @@ import {
   encodeKeyset,
   MAX_FILTER_IDS,
   MAX_PAGE_SIZE,
-  MAX_QUERY_LENGTH,
   type BlogPostFilter,
   type BlogPostSort,
 } from '../domain/blog-post-list.js';
@@ -105,7 +105,7 @@ export class BlogPostService {
     if (request.pageSize < 0 || request.pageSize > MAX_PAGE_SIZE) {
       throw AppError.badParameter('page[size]', `The page size must be between 1 and ${MAX_PAGE_SIZE}.`);
     }
-    if ([...query].length > MAX_QUERY_LENGTH) throw AppError.badParameter('query', `The query is longer than ${MAX_QUERY_LENGTH} characters.`);
+    if ([...query].length > BLOG_QUERY_MAX_CHARS) throw AppError.badParameter('query', searchTextTooLong(BLOG_QUERY_MAX_CHARS));
     if (sort.field === 'relevance' && query === '') throw AppError.badParameter('sort', 'Sorting by relevance needs a query.', 'invalid_sort');
     const filter = normaliseFilter(request.filter);
     const after = request.after === '' ? undefined : decodeKeyset(sort, request.after);

@@ -1,4 +1,5 @@
 import { AppError } from '@inkwell/errors';
+import { searchTextTooLong, STORY_QUERY_MAX_CHARS } from '@inkwell/limits';
 import { renderMarkdown } from '@inkwell/markdown';
 import { ownsShelf, READ_BOOKSHELVES, shelfAccess } from '../domain/bookshelf.js';
 import { publicationHeat } from '../domain/hotness.js';
@@ -85,9 +86,6 @@ export interface UpdateStoryInput {
   tagIds?: string[];
 }
 
-/** The longest search query accepted, in characters. */
-export const MAX_QUERY_LENGTH = 500;
-
 /** The most ids `filter[ids]` takes. */
 export const MAX_FILTER_IDS = 100;
 
@@ -128,7 +126,7 @@ export class StoryService {
   async listStories(input: ListStoriesInput, viewer: Viewer): Promise<StoryPage> {
     const filter = input.filter;
     const text = input.query.trim();
-    if (text.length > MAX_QUERY_LENGTH) throw AppError.badParameter('query', `A search query has at most ${MAX_QUERY_LENGTH} characters.`);
+    if ([...text].length > STORY_QUERY_MAX_CHARS) throw AppError.badParameter('query', searchTextTooLong(STORY_QUERY_MAX_CHARS));
     const sort = input.sort ?? DEFAULT_STORY_SORT;
     if (sort.field === 'relevance' && text === '') throw AppError.badParameter('sort', 'Sorting by relevance needs a search query (query=…).', 'invalid_sort');
     if (sort.field === 'date_added' && filter.bookshelfId === undefined) {
