@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
+import { isAppError } from '@inkwell/errors';
 import type { CallerContext, GrpcClient } from '@inkwell/grpc';
 import { BLOG_QUERY_MAX_CHARS } from '@inkwell/limits';
 import { BlogPostSortField, SortDirection, type BlogPost, type BlogService } from '@inkwell/proto/blog';
@@ -243,20 +243,17 @@ export function blogPostsRoutes({ blog, links, documents }: BlogPostsRoutesDeps)
 }
 
 /**
- * Parses a PATCH body; when it is bad, answers what the request would have got for a good one
- * first, so the order stays 404 → 403 (site post, not the author) → body errors whatever the
- * body: a site post is 403 `site_post_immutable` even with a malformed body.
+ * Parses a PATCH body; when it is bad, asks the blog service (validate_only) what the request would
+ * have got for a good one first, so the order stays 404 → 403 (site post, not the author) → body
+ * errors whatever the body (docs/api/blog.md).
  */
 async function parseOrExplain<T>(parse: () => T, blog: GrpcClient<typeof BlogService>, id: string, caller: CallerContext): Promise<T> {
   try {
     return parse();
   } catch (error) {
     if (!isAppError(error)) throw error;
-    const { blogPost } = await blog.getBlogPost({ id, includeContent: false }, { caller });
-    if (blogPost?.sitePost === true) {
-      throw new AppError(ErrorCode.PERMISSION_DENIED, 'Site posts cannot be edited or deleted through the API.', { details: [{ reason: 'site_post_immutable' }] });
-    }
-    if (blogPost !== undefined && blogPost.authorId !== caller.userId) throw AppError.forbidden('Only the author can change this blog post.');
+    // The blog service owns who may change a post: it refuses first, or the body error stands.
+    await blog.updateBlogPost({ id, validateOnly: true }, { caller });
     throw error;
   }
 }

@@ -135,6 +135,18 @@ describe('BlogService writes, rules and views over gRPC', () => {
     expect((await h.client.getBlogPost({ id: post.id }, app('a'))).blogPost?.title).toBe('A post');
   });
 
+  it('with validate_only, refuses in the same order and changes nothing for the author (docs/api/blog.md)', async () => {
+    const post = await create('15');
+    const site = await h.posts.createSitePost({ title: 'Notice', content: 'Read me.' });
+    const check = (id: string, caller: ReturnType<typeof user>) => h.client.updateBlogPost({ id, title: 'changed', validateOnly: true }, caller);
+    await expect(check('987654', user('15'))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(check(site.id, user('15'))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'site_post_immutable' }] });
+    await expect(check(post.id, user('16'))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'forbidden' }] });
+    expect((await check(post.id, user('15'))).blogPost?.title).toBe('A post');
+    expect((await h.client.getBlogPost({ id: post.id }, app('a'))).blogPost?.title).toBe('A post');
+    expect(await events(post.id)).toHaveLength(1);
+  });
+
   it('deletes the author’s post and writes BlogPostDeleted with the author', async () => {
     const post = await create('14');
     await h.client.deleteBlogPost({ id: post.id }, user('14'));

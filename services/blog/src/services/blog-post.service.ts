@@ -178,6 +178,14 @@ export class BlogPostService {
     return updated;
   }
 
+  /**
+   * The post `id` when `caller` may change or delete it, refused otherwise in the order of
+   * docs/api/blog.md (404, 403 site_post_immutable, 403 forbidden); changes nothing.
+   */
+  async checkEditable(id: string, caller: Caller): Promise<BlogPost> {
+    return this.requireEditable(id, caller);
+  }
+
   /** Deletes a post, with the same rules as updateBlogPost. */
   async deleteBlogPost(id: string, caller: Caller): Promise<void> {
     await this.requireEditable(id, caller);
@@ -208,7 +216,7 @@ export class BlogPostService {
     });
   }
 
-  private async requireEditable(id: string, caller: Caller): Promise<void> {
+  private async requireEditable(id: string, caller: Caller): Promise<BlogPost> {
     const userId = requireWriter(caller);
     const post = isId(id) ? await this.posts.findById(id, false) : undefined;
     if (!post) throw AppError.notFound('blog post');
@@ -216,6 +224,7 @@ export class BlogPostService {
       throw new AppError(ErrorCode.PERMISSION_DENIED, 'Site posts cannot be edited or deleted through the API.', { details: [{ reason: 'site_post_immutable' }] });
     }
     if (post.authorId !== userId) throw AppError.forbidden('Only the author can change this blog post.');
+    return post;
   }
 
   private async requirePublishedStories(storyIds: readonly string[]): Promise<void> {

@@ -18,6 +18,7 @@ export function blogPostHandlers(posts: BlogPostService): ServiceImpl<typeof Blo
       return { blogPost: toProtoBlogPost(await posts.createBlogPost(input, ctx.caller)) };
     },
     async updateBlogPost(request, ctx) {
+      if (request.validateOnly) return { blogPost: toProtoBlogPost(await posts.checkEditable(request.id, ctx.caller)) };
       return { blogPost: toProtoBlogPost(await posts.updateBlogPost(request.id, fromUpdateRequest(request), ctx.caller)) };
     },
     async deleteBlogPost(request, ctx) {
