@@ -1,5 +1,5 @@
 import { AppError } from '@inkwell/errors';
-import type { CallerContext, GrpcClient } from '@inkwell/grpc';
+import type { GrpcClient } from '@inkwell/grpc';
 import { FollowDirection, type UsersService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import {
@@ -92,7 +92,6 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       requiresUser: true,
       async handler(request) {
         const id = request.params.id;
-        requireSelf(request.caller, id, 'You can change only your own account.');
         const query = parseDocumentQuery(USER_DOCUMENT, request.query);
         const body = parseUpdateBody(USER_UPDATE, meAsId(request.body, id), id);
         const { user } = await users.updateUser({ id, bio: body.attributes.bio, email: body.attributes.email }, { caller: request.caller });
@@ -123,7 +122,6 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       requiresUser: true,
       async handler(request) {
         const followerId = request.params.id;
-        requireSelf(request.caller, followerId, 'You can follow people only as yourself.');
         const query = parseDocumentQuery(FOLLOW_DOCUMENT, request.query);
         const body = parseCreateBody(FOLLOW_CREATE, request.body);
         const { follow } = await users.followUser({ followerId, followedId: body.relationships.followed ?? '' }, { caller: request.caller });
@@ -139,17 +137,11 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       requiresUser: true,
       async handler(request) {
         const followerId = request.params.id;
-        requireSelf(request.caller, followerId, 'You can unfollow people only as yourself.');
         await users.unfollowUser({ followerId, followedId: request.params.following_id }, { caller: request.caller });
         return { status: 204 };
       },
     }),
   ];
-}
-
-/** Contract §10: acting on another user's account or follows is 403 `forbidden`. */
-function requireSelf(caller: CallerContext, id: string, message: string): void {
-  if (caller.userId !== id) throw AppError.forbidden(message);
 }
 
 /**

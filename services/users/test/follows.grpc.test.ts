@@ -70,10 +70,10 @@ describe('follows over gRPC', () => {
 
   it('lets only the follower follow and unfollow; unfollowing someone you do not follow is NOT_FOUND', async () => {
     const [ada, bob, eve] = await users(3);
-    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'forbidden' }] });
+    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, message: 'You can follow people only as yourself.', details: [{ reason: 'forbidden' }] });
     await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
     await h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada));
-    await expect(h.client.unfollowUser({ followerId: ada!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+    await expect(h.client.unfollowUser({ followerId: ada!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, message: 'You can unfollow people only as yourself.' });
     await expect(h.client.unfollowUser({ followerId: eve!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND, details: [{ reason: 'not_found' }] });
     expect(await counts(bob!)).toEqual({ followers: 1, following: 0 });
   });

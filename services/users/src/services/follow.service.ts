@@ -26,7 +26,7 @@ export class FollowService {
 
   /** `caller` (who must be `followerId`) follows `followedId`. */
   async follow(caller: Viewer, followerId: string, followedId: string): Promise<Follow> {
-    requireSelf(caller, followerId);
+    requireSelf(caller, followerId, 'You can follow people only as yourself.');
     if (followedId === followerId) throw AppError.validation(FOLLOWED_POINTER, 'You cannot follow yourself.');
     if (!isUserId(followedId)) throw noSuchUser();
     const outcome = await this.follows.follow(followerId, followedId);
@@ -37,7 +37,7 @@ export class FollowService {
 
   /** `caller` (who must be `followerId`) stops following `followedId`; NOT_FOUND when not following. */
   async unfollow(caller: Viewer, followerId: string, followedId: string): Promise<Follow> {
-    requireSelf(caller, followerId);
+    requireSelf(caller, followerId, 'You can unfollow people only as yourself.');
     const removed = isUserId(followedId) ? await this.follows.unfollow(followerId, followedId) : undefined;
     if (!removed) {
       throw new AppError(ErrorCode.NOT_FOUND, 'You do not follow this user.', { details: [{ reason: 'not_found', detail: 'You do not follow this user.' }] });
@@ -62,8 +62,8 @@ export class FollowService {
   }
 }
 
-function requireSelf(caller: Viewer, followerId: string): void {
-  if (caller.userId === undefined || caller.userId !== followerId) throw AppError.forbidden('You can follow and unfollow only as yourself.');
+function requireSelf(caller: Viewer, followerId: string, message: string): void {
+  if (caller.userId === undefined || caller.userId !== followerId) throw AppError.forbidden(message);
 }
 
 /** contract §10: a relationship naming a missing resource is 422. */
