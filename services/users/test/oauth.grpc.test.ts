@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeRevocationNotice, generateToken, hashToken, REVOCATION_CHANNEL } from '@inkwell/auth-tokens';
 import { ErrorCode } from '@inkwell/errors';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { stackEnv } from '@inkwell/testing';
+import { eventually, stackEnv } from '@inkwell/testing';
 import { CLIENT_LIMITS } from '../src/domain/oauth.js';
 import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
 
@@ -36,15 +36,13 @@ describe('the OAuth store over gRPC', () => {
     await h?.close();
   });
 
+  /** Whether `call` is refused (for waiting on an expiry without sleeping). */
+  const refused = (call: Promise<unknown>): Promise<boolean> => call.then(() => false, () => true);
+
   /** Resolves once a revocation notice naming every hash in `hashes` has arrived. */
   async function noticeOf(hashes: string[], timeoutMs = 1_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const seen = new Set(notices.flat());
-      if (hashes.every((hash) => seen.has(hash))) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`no revocation notice for ${hashes.join(', ')} within ${timeoutMs} ms`);
+    const seen = () => new Set(notices.flat());
+    await eventually(() => hashes.every((hash) => seen().has(hash)), { timeoutMs, intervalMs: 10, what: `a revocation notice for ${hashes.join(', ')}` });
   }
 
   async function confidentialClient() {
@@ -190,7 +188,8 @@ describe('the OAuth store over gRPC', () => {
       await expect(h.client.getAuthorizationCode({ code, clientId: other.clientId }, as(undefined))).rejects.toMatchObject({ details: [{ reason: 'invalid_grant' }] });
       const expired = generateToken('authorizationCode');
       await h.client.saveAuthorizationCode({ code: expired, clientId, userId, redirectUri: REDIRECT, scopes: [], codeChallenge: '', codeChallengeMethod: '', expiresAt: inMs(300) }, as(undefined));
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Wait for the expiry without consuming the code: reading it is refused once it has expired.
+      await eventually(() => refused(h.client.getAuthorizationCode({ code: expired, clientId }, as(undefined))), { what: 'the code to expire' });
       await expect(h.client.consumeAuthorizationCode({ code: expired, clientId }, as(undefined))).rejects.toMatchObject({ details: [{ reason: 'invalid_grant' }] });
 
       const save = (overrides: Record<string, unknown>) =>
@@ -252,7 +251,7 @@ describe('the OAuth store over gRPC', () => {
       const resolved = (await h.client.getAccessToken({ accessToken }, as(undefined))).token;
       expect(resolved).toMatchObject({ clientId, scopes: ['read_stories'], personal: false, tokenHash: hashToken(accessToken) });
       expect(resolved?.userId).toBeUndefined();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await eventually(() => refused(h.client.getAccessToken({ accessToken }, as(undefined))), { what: 'the token to expire' });
       await expect(h.client.getAccessToken({ accessToken }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_token' }] });
       for (const garbage of ['', 'iwk_at_unknown', 'x'.repeat(5000)]) {
         await expect(h.client.getAccessToken({ accessToken: garbage }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_token' }] });

@@ -2,7 +2,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '@inkwell/auth-tokens';
 import { ErrorCode } from '@inkwell/errors';
-import { createAppToken, createTestUser } from '@inkwell/testing';
+import { createAppToken, createTestUser, eventually } from '@inkwell/testing';
 import { PERSONAL_TOKEN_LIMITS } from '../src/domain/oauth.js';
 import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
 
@@ -84,7 +84,7 @@ describe('personal access tokens and the test helpers', () => {
     });
     const soon = await h.client.createPersonalToken({ userId, name: 'short', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() + 1500)) }, as(userId));
     expect((await h.client.getAccessToken({ accessToken: soon.token }, as(undefined))).token?.scopes).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await eventually(() => h.client.getAccessToken({ accessToken: soon.token }, as(undefined)).then(() => false, () => true), { what: 'the token to expire' });
     await expect(h.client.getAccessToken({ accessToken: soon.token }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED });
   });
 
