@@ -4,7 +4,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { createKafka, ensureTopics, type EventPayloadInit } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { EventEnvelopeSchema } from '@inkwell/proto/events';
-import type { Kafka, Message, Producer } from 'kafkajs';
+import type { Admin, Kafka, Message, Producer } from 'kafkajs';
 import { stackEnv } from './stack-env.js';
 
 /** Throwaway Kafka topics of one test file, a producer for them, and a consumer group name. */
@@ -18,6 +18,12 @@ export interface TestTopics {
   send(topic: string, messages: Message[]): Promise<void>;
   /** Wraps `payload` in an event envelope (new event id unless given) and sends it; returns the event id. */
   sendEvent(topic: string, key: string, payload: EventPayloadInit, options?: { eventId?: string; occurredAt?: Date }): Promise<string>;
+  /**
+   * Whether the consumer group `groupId` has committed every record sent to `topic` so far, i.e.
+   * has handled them all: the condition to await (with `eventually`) instead of sleeping after a
+   * send, e.g. to see that a redelivery changed nothing.
+   */
+  consumed(topic: string): Promise<boolean>;
   /** Disconnects the producer and deletes the topics. */
   close(): Promise<void>;
 }
@@ -33,13 +39,21 @@ export async function createTestTopics(name: string, labels: readonly string[]):
   await ensureTopics(kafka, topics.map((topic) => ({ topic, numPartitions: 1 })));
   const producer: Producer = kafka.producer();
   await producer.connect();
+  const groupId = `${name}-${suffix}`;
+  let watcher: Promise<Admin> | undefined;
+  const admin = () =>
+    (watcher ??= (async () => {
+      const connected = kafka.admin();
+      await connected.connect();
+      return connected;
+    })());
   const send = async (topic: string, messages: Message[]) => {
     await producer.send({ topic, messages });
   };
   return {
     kafka,
     topics,
-    groupId: `${name}-${suffix}`,
+    groupId,
     send,
     async sendEvent(topic, key, payload, options = {}) {
       const eventId = options.eventId ?? randomUUID();
@@ -52,7 +66,13 @@ export async function createTestTopics(name: string, labels: readonly string[]):
       await send(topic, [{ key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) }]);
       return eventId;
     },
+    async consumed(topic) {
+      const client = await admin();
+      const [ends, [committed]] = await Promise.all([client.fetchTopicOffsets(topic), client.fetchOffsets({ groupId, topics: [topic] })]);
+      return ends.every(({ partition, high }) => committed?.partitions.find((entry) => entry.partition === partition)?.offset === high);
+    },
     async close() {
+      if (watcher !== undefined) await (await watcher).disconnect();
       await producer.disconnect();
       const admin = kafka.admin();
       await admin.connect();

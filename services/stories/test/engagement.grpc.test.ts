@@ -3,7 +3,7 @@ import type { EventConsumer } from '@inkwell/events';
 import { ErrorCode } from '@inkwell/errors';
 import { createLogger } from '@inkwell/logging';
 import { RatingValue } from '@inkwell/proto/stories';
-import { createTestTopics, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
 import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
 import { wilsonRating } from '../src/domain/rating.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
@@ -104,15 +104,9 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
     const messages = rows.map((row) => ({ key: published, value: row.payload }));
     await kafka.send(topic, messages);
     await kafka.send(topic, messages);
-    const deadline = Date.now() + 20_000;
-    let story = before;
-    while (Date.now() < deadline) {
-      story = (await h.client.getStory({ id: published }, caller({ appId: 'app' }))).story!;
-      if (story.numComments === 1 && story.numLikes === 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    story = (await h.client.getStory({ id: published }, caller({ appId: 'app' }))).story!;
+    // Once the consumer has handled both deliveries, the counts must show each event once.
+    await eventually(() => kafka.consumed(topic), { timeoutMs: 20_000, what: 'the consumer to handle both deliveries' });
+    const story = (await h.client.getStory({ id: published }, caller({ appId: 'app' }))).story!;
     // Votes now: 402 none, 403 like, 404 like, 405 dislike; comments: three posted, two deleted.
     expect(story).toMatchObject({ numLikes: 2, numDislikes: 1, numComments: 1, rating: wilsonRating(2, 1)! });
     expect(story.hotness).toBeGreaterThan(before.hotness);
