@@ -13,4 +13,4 @@ export { attributeTypes, defineResourceSchema, schemaMap, type AttributeType, ty
 export { type SortOrder, type SortSpec } from './sort.parser.js';
 export { narrowResource, wantsField } from './sparse-fieldsets.js';
 export { defineWriteSpec, parseCreateBody, parseUpdateBody, type RelationshipWriteSpec, type WriteBody, type WriteSpec } from './write-body.parser.js';
-export { identifierIds, MAX_SHORT_DESCRIPTION_CHARS, MAX_TEXT_BYTES, MAX_TITLE_CHARS, writeValues } from './write-values.js';
+export { identifierIds, writeValues } from './write-values.js';

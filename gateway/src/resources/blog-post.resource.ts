@@ -43,8 +43,8 @@ const MAX_TAG_VALUES = 100;
 export const BLOG_POST_CREATE = defineWriteSpec({
   resource: BLOG_POST_SCHEMA,
   attributes: {
-    title: writeValues.title(),
-    content: writeValues.nonEmptyText(),
+    title: writeValues.string(),
+    content: writeValues.string(),
     tags: z.array(z.string({ error: 'must be strings' }), { error: 'must be an array of strings' }).max(MAX_TAG_VALUES, `must have at most ${MAX_TAG_VALUES} values`),
   },
   relationships: { stories: { type: 'story', many: true, id: identifierIds.numeric(), maxItems: 25 } },

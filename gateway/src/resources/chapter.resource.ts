@@ -38,9 +38,9 @@ export const CHAPTER_CONTENT_FIELDS = { fields: ['content', 'content_html'], why
 export const CHAPTER_WRITE = defineWriteSpec({
   resource: CHAPTER_SCHEMA,
   attributes: {
-    title: writeValues.title(),
-    content: writeValues.text(),
-    authors_note: writeValues.text(),
+    title: writeValues.string(),
+    content: writeValues.string(),
+    authors_note: writeValues.string(),
     published: writeValues.boolean(),
   },
   required: ['title'],

@@ -21,7 +21,7 @@ export const COMMENT_SCHEMA = defineResourceSchema({
 /** What POST /stories/:id/comments accepts: `content`, required, non-empty after trimming, at most 1 MiB (contract §10). */
 export const COMMENT_WRITE = defineWriteSpec({
   resource: COMMENT_SCHEMA,
-  attributes: { content: writeValues.nonEmptyText() },
+  attributes: { content: writeValues.string() },
   required: ['content'],
 });
 

@@ -1,7 +1,7 @@
 import { ContentRating, StoryStatus, type Story } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, MAX_SHORT_DESCRIPTION_CHARS, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of stories. */
@@ -85,9 +85,9 @@ export const STORY_SCHEMA = defineResourceSchema({
 export const STORY_WRITE = defineWriteSpec({
   resource: STORY_SCHEMA,
   attributes: {
-    title: writeValues.title(),
-    short_description: writeValues.text(MAX_SHORT_DESCRIPTION_CHARS),
-    description: writeValues.text(),
+    title: writeValues.string(),
+    short_description: writeValues.string(),
+    description: writeValues.string(),
     status: writeValues.enumeration(STORY_STATUSES),
     content_rating: writeValues.enumeration(CONTENT_RATINGS),
     published: writeValues.boolean(),

@@ -63,7 +63,7 @@ const PRIVATE_MESSAGE_DOCUMENT = defineDocumentSpec({ resource: PRIVATE_MESSAGE_
 /** POST body: subject and content, both required (contract §10); everything else is read-only. */
 const SEND_BODY = defineWriteSpec({
   resource: PRIVATE_MESSAGE_SCHEMA,
-  attributes: { subject: writeValues.title(), content: writeValues.nonEmptyText() },
+  attributes: { subject: writeValues.string(), content: writeValues.string() },
   required: ['subject', 'content'],
 });
 

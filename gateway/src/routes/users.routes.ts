@@ -31,7 +31,7 @@ const USER_DOCUMENT = defineDocumentSpec({ resource: USER_SCHEMA });
 /** PATCH body: bio (Markdown, ≤ 1 MiB) and email; name, counts and dates are read-only (422). The users service validates the e-mail address. */
 const USER_UPDATE = defineWriteSpec({
   resource: USER_SCHEMA,
-  attributes: { bio: writeValues.text(), email: writeValues.text(320) },
+  attributes: { bio: writeValues.string(), email: writeValues.string() },
 });
 
 /** POST /users/:id/following body: a follow whose `followed` relationship names the user to follow. */
