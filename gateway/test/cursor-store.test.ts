@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAppError } from '@inkwell/errors';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { stackEnv } from '@inkwell/testing';
+import { eventually, stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentResponder, CursorStore, parseDocumentQuery, parseListQuery } from '../src/lists/index.js';
 import type { ApiRequest } from '../src/routing/route.types.js';
@@ -54,7 +54,8 @@ describe('CursorStore against real Redis', () => {
     const store = new CursorStore(redis, { ttlSeconds: 1, keyPrefix: prefix });
     const id = await store.save('binding-a', 'x');
     expect(await store.load(id, 'binding-a')).toBe('x');
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const forgotten = () => store.load(id, 'binding-a').then(() => false, () => true);
+    await eventually(forgotten, { timeoutMs: 5_000, intervalMs: 100, what: 'the cursor to expire' });
     expect(await reason(store.load(id, 'binding-a'))).toBe('invalid_cursor');
   });
 

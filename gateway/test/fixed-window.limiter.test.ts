@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { stackEnv } from '@inkwell/testing';
+import { eventually, stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedWindowLimiter } from '../src/ratelimit/fixed-window.limiter.js';
 
@@ -66,7 +66,8 @@ describe('FixedWindowLimiter against real Redis', () => {
     const limiter = new FixedWindowLimiter(redis, { windowMs: 300, keyPrefix: prefix });
     await limiter.hit('short', 1);
     expect((await limiter.hit('short', 1))?.exceeded).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // peek does not count: wait for the window to roll over, then the next hit is the first of a new one.
+    await eventually(async () => (await limiter.peek('short', 1))?.exceeded === false, { timeoutMs: 5_000, intervalMs: 20, what: 'a new window' });
     expect(await limiter.hit('short', 1)).toMatchObject({ remaining: 0, exceeded: false });
   });
 

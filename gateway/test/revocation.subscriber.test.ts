@@ -46,11 +46,14 @@ describe('the revocation subscription', () => {
 
     // The renewed SUBSCRIBE may land a moment after 'ready': publish until the notice is heard.
     const hash = hashToken('three');
-    const deadline = Date.now() + 5_000;
-    while (!revoked.some((hashes) => hashes.includes(hash)) && Date.now() < deadline) {
-      await publisher.publish(REVOCATION_CHANNEL, encodeRevocationNotice([hash]));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(
+      async () => {
+        if (revoked.some((hashes) => hashes.includes(hash))) return true;
+        await publisher.publish(REVOCATION_CHANNEL, encodeRevocationNotice([hash]));
+        return false;
+      },
+      { timeoutMs: 5_000, what: 'the renewed subscription to hear a notice' },
+    );
     expect(revoked.at(-1)).toEqual([hash]);
   });
 });

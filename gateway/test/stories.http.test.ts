@@ -1,5 +1,5 @@
 import { createRedis, type Redis } from '@inkwell/redis';
-import { createAppToken, createTestUser, stackEnv, type TestUser } from '@inkwell/testing';
+import { createAppToken, createTestUser, eventually, stackEnv, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
 
@@ -181,14 +181,16 @@ async function allIds(path: string): Promise<string[]> {
  * /users/:id/stories).
  */
 async function searchCaughtUp(): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const expected = sortIds(await allIds(`/users/${writer.id}/stories?filter[published]=true&page[size]=100&fields[story]=num_words`));
-    const listed = sortIds(await allIds(`/stories?filter[author]=${writer.id}&page[size]=100&fields[story]=num_words`));
-    if (JSON.stringify(listed) === JSON.stringify(expected)) return;
-    if (Date.now() > deadline) expect(listed, 'the search index caught up with the database').toEqual(expected);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let seen = '';
+  await eventually(
+    async () => {
+      const expected = sortIds(await allIds(`/users/${writer.id}/stories?filter[published]=true&page[size]=100&fields[story]=num_words`));
+      const listed = sortIds(await allIds(`/stories?filter[author]=${writer.id}&page[size]=100&fields[story]=num_words`));
+      seen = `listed ${JSON.stringify(listed)}, expected ${JSON.stringify(expected)}`;
+      return JSON.stringify(listed) === JSON.stringify(expected);
+    },
+    { timeoutMs: 10_000, intervalMs: 100, what: () => `the search index to catch up with the database (${seen})` },
+  );
 }
 
 const idsOf = (stories: Resource[]): string[] => stories.map((story) => story.id);
@@ -533,7 +535,7 @@ describe('pagination', () => {
     expectError(await api('GET', '/stories?page[cursor]=AAAAAAAAAAAAAAAAAAAAAA'), 400, 'invalid_cursor');
 
     await redis.pexpire(key, 1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(async () => (await redis.exists(key)) === 0, { intervalMs: 5, what: 'the cursor to expire' });
     expectError(await api('GET', next), 400, 'invalid_cursor', { parameter: 'page[cursor]' });
   });
 
