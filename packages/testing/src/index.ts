@@ -1,4 +1,5 @@
 export { eventually, eventuallyValue, type EventuallyOptions } from './eventually.js';
+export { databaseClockPast } from './database-clock.js';
 export { stackEnv, repoRoot, type StackEnv } from './stack-env.js';
 export { ensureDatabase, dropSchemas, withDatabase, provisionServiceRoles, LOCAL_ROLE_PASSWORD, type ServiceDatabaseUrls } from './database.js';
 export { startProcess, freePort, type RunningProcess, type StartProcessOptions } from './processes.js';

@@ -1,9 +1,11 @@
 import { fromBinary } from '@bufbuild/protobuf';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { BlogPostSortField, SortDirection } from '@inkwell/proto/blog';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
 import { app, startBlogHarness, user, type BlogHarness } from './support.js';
+import { databaseClockPast } from '@inkwell/testing';
 
 const MiB = 1024 * 1024;
 
@@ -113,7 +115,8 @@ describe('BlogService writes, rules and views over gRPC', () => {
 
   it('lets the author change the fields that are set, and only those', async () => {
     const post = await create('11', { tags: ['one'], storyIds: ['501'] });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The database stamps date_modified: wait until its clock has moved past the post’s, not a fixed time.
+    await databaseClockPast(h.pool, timestampDate(post.dateModified!));
     const { blogPost: titled } = await h.client.updateBlogPost({ id: post.id, title: 'New title' }, user('11'));
     expect(titled).toMatchObject({ title: 'New title', content: 'Some *text*', tags: ['one'], storyIds: ['501'] });
     expect(Number(titled!.dateModified!.seconds) * 1000 + titled!.dateModified!.nanos / 1e6).toBeGreaterThan(Number(post.dateModified!.seconds) * 1000 + post.dateModified!.nanos / 1e6);
