@@ -94,7 +94,7 @@ export const gatewayEnvSchema = z
  * (readiness checks every backend listed). `publicBaseUrl` has no trailing slash and prefixes
  * every link the API returns; it defaults to the bind address, which is only right for local use.
  *
- * Authentication and limits (contract §5, §9): `rateLimit` is the fixed window (default 5 min)
+ * Authentication and limits (docs/api/auth.md, "The token check on API requests"; docs/api/auth.md, "Rate limits"): `rateLimit` is the fixed window (default 5 min)
  * with the allowance per access token and per client address for requests without a valid
  * token; `credentials` are the per-address budgets of sign-in, sign-up and the OAuth endpoints
  * (docs/api/auth.md "Credentials endpoints"); `tokenCache` bounds the in-process cache of resolved tokens (entries, and how long one
@@ -104,7 +104,7 @@ export const gatewayEnvSchema = z
  * when PUBLIC_BASE_URL is https or the request came over TLS. `benchNoAuth` enables the
  * `/bench-noauth/api/v1` copy of the API without authentication and rate limits, for the
  * benchmark only; never set it in a deployment. `cursorTtlSeconds` is how long a list cursor
- * stays usable (contract §6 requires at least 3600; tests set less to watch cursors expire).
+ * stays usable (docs/api/lists.md, "Cursor pagination": at least 3600 in production; tests set less to watch cursors expire).
  */
 export type GatewayConfig = z.output<typeof gatewayEnvSchema>;
 

@@ -58,7 +58,7 @@ export function looksLikeAccessToken(token: string): boolean {
 }
 
 /**
- * Resolves bearer tokens to users, apps and scopes (contract §5) without a network round trip in
+ * Resolves bearer tokens to users, apps and scopes (docs/api/auth.md, "The token check on API requests") without a network round trip in
  * the common case: results live in a bounded in-process LRU cache (TokenCache) keyed by the
  * token's hash, each trusted for `ttlMs` at most and never past the token's expiry. Unknown,
  * expired and revoked tokens are remembered too, so repeating a bad token costs no lookup

@@ -48,7 +48,7 @@ export interface AuthEdge {
 }
 
 /**
- * Assembles contract §5 and §9 at the edge from the configuration: the token resolver with its
+ * Assembles authentication (docs/api/auth.md, "The token check on API requests") and rate limits (docs/api/auth.md, "Rate limits") at the edge from the configuration: the token resolver with its
  * cache and the Redis revocation subscription, the fixed-window limiter, the three API policies,
  * the OAuth 2.0 endpoints (authorize, token, revoke, introspect, metadata) and the account,
  * consent and developer pages with their Redis sessions. Kept out of main.ts so that the

@@ -6,7 +6,7 @@ export const MAX_BEARER_LENGTH = 256;
  * case-insensitively, exactly one space follows it, and the value must be a `token68` of at most
  * MAX_BEARER_LENGTH characters. Anything else (another scheme, an empty or oversized value,
  * spaces or commas inside, a repeated header) yields `undefined`: a bad token, never "no
- * credentials" (contract §10).
+ * credentials" (docs/api/auth.md, "The token check on API requests").
  */
 export function bearerToken(header: string): string | undefined {
   const length = header.length;

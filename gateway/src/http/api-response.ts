@@ -5,7 +5,7 @@ import { JSON_API_MEDIA_TYPE, type JsonApiDocument } from '../jsonapi/document.b
 import { toErrorResponse } from '../jsonapi/error.mapping.js';
 import type { GatewayRequest } from './request-state.js';
 
-/** The realm of every Bearer challenge (contract §5). */
+/** The realm of every Bearer challenge (docs/api/auth.md, "The token check on API requests"). */
 export const BEARER_REALM = 'Bearer realm="inkwell"';
 
 /**
@@ -40,10 +40,10 @@ export function sendJsonApi(res: ServerResponse, status: number, document: JsonA
  * Answers `error` as a JSON:API error document through the one error table (toErrorResponse).
  * Server failures are logged with the request id (never sent). A 401 carries the Bearer
  * challenge: with `error="invalid_token"` when the request presented an Authorization header
- * of any kind (contract §10), without it when there were no credentials at all (RFC 6750 §3.1).
+ * of any kind (docs/api/auth.md, "The token check on API requests"), without it when there were no credentials at all (RFC 6750 §3.1).
  * A 403 whose error has a detail with reason `insufficient_scope` (the dispatcher's route scope
  * check, or a service's data-dependent one) carries
- * `Bearer realm="inkwell", error="insufficient_scope", scope="<needed>"` (contract §5).
+ * `Bearer realm="inkwell", error="insufficient_scope", scope="<needed>"` (docs/api/auth.md, "The token check on API requests").
  * A 503 (a backend or store unavailable) carries `Retry-After` ({@link UNAVAILABLE_RETRY_AFTER_SECONDS}).
  * When the request body was not read to its end, the connection is closed after the answer so
  * that the unread bytes are not taken for the next request.

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { isAcceptedRequestMediaType } from '../jsonapi/media-type.js';
 
-/** Largest request body the API reads (contract §7: 2 MiB). */
+/** Largest request body the API reads (docs/api/foundation.md, "Transport and routing": 2 MiB). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** Whether the request carries a body at all (RFC 9112 §6.3: Transfer-Encoding or a non-zero Content-Length). */

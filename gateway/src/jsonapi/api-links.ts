@@ -1,4 +1,4 @@
-/** The path prefix of API version 1 (contract §1). */
+/** The path prefix of API version 1 (docs/api/foundation.md, "Transport and routing"). */
 export const API_V1_PREFIX = '/api/v1';
 
 /**

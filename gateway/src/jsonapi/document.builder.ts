@@ -1,10 +1,10 @@
-/** The media type of every JSON:API response (contract §1). */
+/** The media type of every JSON:API response (docs/api/foundation.md, "Documents"). */
 export const JSON_API_MEDIA_TYPE = 'application/vnd.api+json';
 
 /** A JSON value as it may appear in attributes and meta. */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
-/** `{ type, id }` naming one resource; `id` is always a string (contract §1). */
+/** `{ type, id }` naming one resource; `id` is always a string (docs/api/foundation.md, "Documents"). */
 export interface ResourceIdentifier {
   readonly type: string;
   readonly id: string;
@@ -16,9 +16,9 @@ export interface Relationship {
 }
 
 /**
- * A JSON:API resource object (contract §2). Attribute names are snake_case. `relationships` is
+ * A JSON:API resource object (docs/api/foundation.md, "Documents"). Attribute names are snake_case. `relationships` is
  * left out when the type has none; `links.self` is present on every type with a GET-by-id
- * endpoint and absent on the others (contract §10).
+ * endpoint and absent on the others (docs/api/foundation.md, "Documents").
  */
 export interface ResourceObject {
   readonly id: string;
@@ -35,7 +35,7 @@ export interface ResourceDocument {
   readonly links: { readonly self: string };
 }
 
-/** One entry of an error document (contract §7); `status` is the HTTP status as a string. */
+/** One entry of an error document (docs/api/foundation.md, "Errors"); `status` is the HTTP status as a string. */
 export interface ErrorObject {
   readonly status: string;
   readonly code: string;
@@ -52,7 +52,7 @@ export interface ErrorDocument {
 }
 
 /**
- * The links of a collection (contract §2): `next` is absent on the last page; cursor lists
+ * The links of a collection (docs/api/foundation.md, "Documents"): `next` is absent on the last page; cursor lists
  * have no `prev`/`last`; page-numbered lists have `prev` (absent on page 1) and `last`.
  */
 export interface CollectionLinks {
@@ -118,7 +118,7 @@ function uniqueResources(resources: readonly ResourceObject[]): ResourceObject[]
 }
 
 /**
- * Formats an instant as ISO 8601 in UTC with `Z` (contract §1): whole seconds print without a
+ * Formats an instant as ISO 8601 in UTC with `Z` (docs/api/foundation.md, "Transport and routing"): whole seconds print without a
  * fraction (`2026-11-21T19:00:00Z`), other instants with milliseconds. Unset (`null`,
  * `undefined`), invalid dates and the Unix epoch itself print as `null`: an unset date must
  * never reach a client as 1970-01-01.

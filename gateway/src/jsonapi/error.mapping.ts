@@ -2,7 +2,7 @@ import { ErrorCode, isAppError, type AppError, type ErrorDetail } from '@inkwell
 import type { ErrorDocument, ErrorObject } from './document.builder.js';
 import { errorAboutPath } from './error-links.js';
 
-/** A public API error code with its HTTP status and the title sent with it (contract §10). */
+/** A public API error code with its HTTP status and the title sent with it (docs/api/foundation.md, "Errors"). */
 interface ApiErrorKind {
   readonly status: number;
   readonly title: string;
@@ -11,7 +11,7 @@ interface ApiErrorKind {
 }
 
 /**
- * Every public API error code (contract §10) and its HTTP status. A `details[].reason` of an
+ * Every public API error code (docs/api/foundation.md, "Errors") and its HTTP status. A `details[].reason` of an
  * AppError that names one of these decides the status of that error entry.
  */
 export const API_ERROR_CODES = {
@@ -41,7 +41,7 @@ export const API_ERROR_CODES = {
   unavailable: { status: 503, title: 'Service unavailable', about: 'A backing service is unavailable. Retry later.' },
 } as const satisfies Record<string, ApiErrorKind>;
 
-/** A stable public error code (contract §10). */
+/** A stable public error code (docs/api/foundation.md, "Errors"). */
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;
 
 /**
@@ -81,7 +81,7 @@ export interface ErrorResponse {
 }
 
 /**
- * Maps any thrown value to the response the client gets (contract §7, §10).
+ * Maps any thrown value to the response the client gets (docs/api/foundation.md, "Errors").
  * - An AppError of a client-error class (4xx) becomes one error entry per detail (or one from
  *   its message when it has none). A detail's `reason` that is a public code overrides the code
  *   and status of its entry; `pointer`/`parameter` become `source`. Its message is client-safe

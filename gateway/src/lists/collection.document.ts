@@ -4,7 +4,7 @@ import type { CollectionDocument, CollectionLinks, JsonValue, ResourceObject } f
  * `url` with the query parameters named in `changes` replaced: each occurrence of such a
  * parameter is dropped (whatever its encoding, `page[cursor]` or `page%5Bcursor%5D`) and, when
  * its new value is a string, the parameter is appended with the value. Every other parameter is
- * kept byte for byte as the client sent it, search text included (contract §6).
+ * kept byte for byte as the client sent it, search text included (docs/api/lists.md, "Cursor pagination").
  */
 export function replaceQueryParameters(url: string, changes: Readonly<Record<string, string | undefined>>): string {
   const queryStart = url.indexOf('?');
@@ -38,7 +38,7 @@ export function cursorLinks(self: string, nextCursor: string | undefined): Colle
 }
 
 /**
- * Links and meta of a page-numbered page (contract §2, §10): `first` and `last` always (`last`
+ * Links and meta of a page-numbered page (docs/api/lists.md, "Page-numbered pagination"): `first` and `last` always (`last`
  * is page 1 of an empty list), `prev` from page 2 on (pointing at the last page when `number`
  * is past the end), `next` while `number` is before the last page; `meta.total` is the number
  * of items in the whole list.

@@ -3,7 +3,7 @@ import type { CallerContext } from '@inkwell/grpc';
 import type { ListQuery } from './list-query.parser.js';
 
 /**
- * Who a cursor belongs to (contract §10): the user, or the app for app-only tokens. User
+ * Who a cursor belongs to (docs/api/lists.md, "Cursor pagination"): the user, or the app for app-only tokens. User
  * tokens of different apps of one user share cursors; a request without any token (only
  * possible before authentication is enforced) is `anonymous`.
  */

@@ -4,7 +4,7 @@ import type { Redis } from '@inkwell/redis';
 
 /** Settings of the cursor store. */
 export interface CursorStoreOptions {
-  /** How long a cursor stays usable after it was issued; contract §6 requires at least 3600 s in production. */
+  /** How long a cursor stays usable after it was issued; at least 3600 s in production (docs/api/lists.md, "Cursor pagination"). */
   readonly ttlSeconds: number;
   /** Redis key prefix (default `inkwell:cursor:`). */
   readonly keyPrefix?: string;
@@ -22,7 +22,7 @@ const CURSOR_ID = /^[A-Za-z0-9_-]{22}$/;
 const PARAMETER = 'page[cursor]';
 
 /**
- * Cursor state in Redis (contract §6). A cursor id is 128 random bits in base64url (22
+ * Cursor state in Redis (docs/api/lists.md, "Cursor pagination"). A cursor id is 128 random bits in base64url (22
  * characters) and reveals nothing; Redis maps it to the backend's `next_after` and the binding
  * of the request that issued it, for `ttlSeconds`. Each save or load is one Redis round trip.
  * A cursor may be used any number of times until it expires (clients retry). Redis failures

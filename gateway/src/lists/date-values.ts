@@ -19,7 +19,7 @@ const SECONDS_PER_DAY = 86_400n;
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
- * Parses an ISO 8601 date or date-time (contract §1, §10) as one bound of a range.
+ * Parses an ISO 8601 date or date-time (docs/api/lists.md, "Filters") as one bound of a range.
  * - `2026-11-21` (a date) is the whole day in UTC: its first nanosecond as a `min`, its last
  *   (`23:59:59.999999999`) as a `max`, so that both bounds stay inclusive.
  * - `2026-11-21T19:00Z`, `…T19:00:00.25+01:00`, `…T19:00:00-0530`: an exact instant. Seconds are

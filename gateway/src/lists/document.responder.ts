@@ -32,7 +32,7 @@ export interface ResourceResponseOptions {
 /**
  * Turns backend results into JSON:API responses: resolves `include` with batch loaders,
  * applies `fields` (heavy fields opt-in) to primary and included resources, stores cursors and
- * builds the links of contract §2/§6. One instance per gateway, shared by every route.
+ * builds the links of docs/api/foundation.md, "Documents" and docs/api/lists.md, "Cursor pagination". One instance per gateway, shared by every route.
  *
  * A cursor list handler, in full:
  * ```ts

@@ -107,7 +107,7 @@ export interface IntegerBounds {
 }
 
 /**
- * The filter kinds of contract §6/§10. Every kind rejects an empty value. Lists (`ids`, `tags`)
+ * The filter kinds of docs/api/lists.md, "Filters". Every kind rejects an empty value. Lists (`ids`, `tags`)
  * hold at most {@link MAX_LIST_VALUES} values and come back deduplicated in a canonical order,
  * since order does not change which items match.
  */

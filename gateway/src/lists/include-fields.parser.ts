@@ -34,7 +34,7 @@ export function compileIncludePaths(primary: ResourceSchema, paths: readonly str
 }
 
 /**
- * Parses `include=a,b.c` (contract §2). An empty value includes nothing. A path the endpoint
+ * Parses `include=a,b.c` (docs/api/lists.md, "Compound documents"). An empty value includes nothing. A path the endpoint
  * does not offer (`offered`, from compileIncludePaths) is 400 `invalid_include` with
  * `source.parameter: include`, naming the offered paths.
  */
@@ -57,7 +57,7 @@ export function parseInclude(value: string, offered: ReadonlySet<string>): Inclu
 }
 
 /**
- * Parses `fields[<type>]=a,b` (contract §2) for one type of the endpoint. An empty value asks
+ * Parses `fields[<type>]=a,b` (docs/api/lists.md, "Sparse fieldsets") for one type of the endpoint. An empty value asks
  * for no attributes and no relationships. A type outside `schemas` or a name that is neither
  * an attribute nor a relationship of the type, or that the endpoint declared `unavailable`, is
  * 400 `invalid_fields` naming the parameter.

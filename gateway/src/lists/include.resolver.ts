@@ -23,7 +23,7 @@ export type ResourceLoaders = Readonly<Record<string, ResourceLoader>>;
 const key = (type: string, id: string): string => `${type}\u0000${id}`;
 
 /**
- * Resolves the `include` tree of a request for its primary data (contract §2): per include
+ * Resolves the `include` tree of a request for its primary data (docs/api/lists.md, "Compound documents"): per include
  * path, the linkage of the parents is collected and the missing resources are fetched with one
  * loader call per relationship and depth (never one call per item), in parallel across
  * relationships. Returns the included resources, each once and never one that is already

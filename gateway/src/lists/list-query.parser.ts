@@ -29,7 +29,7 @@ const FIELDS = /^fields\[([^\]]*)\]$/;
 const PAGE = /^page\[(size|cursor|number)\]$/;
 
 /**
- * Parses the query string of a list request against its spec (contract §2, §6, §10). Every
+ * Parses the query string of a list request against its spec (docs/api/lists.md). Every
  * parameter is checked; the first problem in query order is thrown as a 400 with
  * `source.parameter` (checks that need the whole query, like relevance without `query`, come
  * after): an unknown parameter or filter name, or one sent twice → `invalid_parameter`; a

@@ -1,6 +1,6 @@
 import { AppError } from '@inkwell/errors';
 
-/** Cursor pagination (contract §6): `page[size]` and an opaque `page[cursor]`. */
+/** Cursor pagination (docs/api/lists.md, "Cursor pagination"): `page[size]` and an opaque `page[cursor]`. */
 export interface CursorPaginationSpec {
   readonly kind: 'cursor';
   readonly defaultSize: number;
@@ -47,7 +47,7 @@ export interface RawPageParameters {
 }
 
 /**
- * Parses the page parameters (contract §6, §10). `page[size]`: default and maximum per spec;
+ * Parses the page parameters (docs/api/lists.md, "Cursor pagination"; docs/api/lists.md, "Page-numbered pagination"). `page[size]`: default and maximum per spec;
  * 0, negative, non-integer or over the maximum is 400 `invalid_parameter`. `page[cursor]`
  * only on cursor lists (non-empty), `page[number]` only on page-numbered lists (1 to
  * MAX_PAGE_NUMBER); the other one is an unknown parameter (400 `invalid_parameter`).

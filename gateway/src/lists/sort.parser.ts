@@ -6,7 +6,7 @@ export interface SortOrder<S extends string = string> {
   readonly descending: boolean;
 }
 
-/** The sort fields an endpoint offers (contract §6: at most one per request). */
+/** The sort fields an endpoint offers (docs/api/lists.md, "Sorting": at most one per request). */
 export interface SortSpec<S extends string = string> {
   /** Field names that may be sent as `sort=field` or `sort=-field`. */
   readonly fields: readonly S[];
@@ -24,7 +24,7 @@ export function sortOrderOf<S extends string>(text: `${S}` | `-${S}`): SortOrder
 }
 
 /**
- * Parses the `sort` parameter (all its occurrences) against `spec` (contract §6, §10):
+ * Parses the `sort` parameter (all its occurrences) against `spec` (docs/api/lists.md, "Sorting"):
  * absent → the default (undefined when the spec has none: the natural order); `a,b` or `sort` sent twice → 400 `too_many_sort_fields`; empty, an
  * unknown field, or one the spec lists as not offered here (with its reason) → 400 `invalid_sort`; the relevance field without a search
  * `query` → 400 `invalid_sort`. Every error names `sort` as its parameter.

@@ -5,7 +5,7 @@ import type { ResourceSchema } from './resource-schema.js';
 /**
  * Whether a response will carry field `name` of `schema`'s type: a type named in `fields[type]`
  * returns exactly the named fields; otherwise every field except the heavy attributes
- * (contract §2: heavy fields are opt-in). Routes use it to ask a backend for heavy data
+ * (docs/api/lists.md, "Sparse fieldsets": heavy fields are opt-in). Routes use it to ask a backend for heavy data
  * (chapter content) only when it will be returned.
  */
 export function wantsField(fields: SparseFieldsets, schema: ResourceSchema, name: string): boolean {

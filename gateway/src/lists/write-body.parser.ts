@@ -19,7 +19,7 @@ export type AttributeWriteSpecs = Readonly<Record<string, z.ZodType<unknown, unk
 export type RelationshipWriteSpecs = Readonly<Record<string, RelationshipWriteSpec>>;
 
 /**
- * What a POST/PATCH body of one resource type may carry (contract §3, §10). Attributes and
+ * What a POST/PATCH body of one resource type may carry (docs/api/foundation.md, "Resource types"; docs/api/lists.md, "Write bodies"). Attributes and
  * relationships of `resource` that are not listed are read-only (422 if sent); names that are
  * not fields of the type at all are 422 too.
  */
@@ -60,7 +60,7 @@ export function defineWriteSpec<const A extends AttributeWriteSpecs, const R ext
 }
 
 /**
- * Validates a POST body that creates one resource (JSON:API 1.1 and contract §10):
+ * Validates a POST body that creates one resource (JSON:API 1.1 and docs/api/lists.md, "Write bodies"):
  * not `{ "data": { ... } }` → 400 `invalid_body`; `data.type` other than the spec's → 409
  * `conflict`; a client-chosen `data.id` → 403 `forbidden`; then every attribute and
  * relationship problem at once as 422 `validation_failed` with `source.pointer`

@@ -55,7 +55,7 @@ export function toModelClient(client: OAuthClient): ModelClient {
  * - Refresh tokens rotate in SaveTokens (`rotated_from_refresh`): the old token is marked used
  *   in the same transaction as the new pair is stored, and presenting a used one again revokes
  *   its whole family. The library's revokeToken before saveToken is a formality for the same reason.
- * - Scopes: every requested scope must be one of contract §5 (else `invalid_scope`);
+ * - Scopes: every requested scope must be one of docs/api/accounts.md, "Scopes" (else `invalid_scope`);
  *   app-only tokens carry no scopes at all, so client credentials with a scope is `invalid_scope`.
  * - Tokens and codes come from @inkwell/auth-tokens' generateToken (prefixed, 256 bits).
  * Users-service answers that mean "no" become the library's OAuth errors; anything else reaches

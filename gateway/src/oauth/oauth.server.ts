@@ -1,9 +1,9 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { OAuthModel } from './oauth.model.js';
 
-/** Access tokens live one hour (contract §5). */
+/** Access tokens live one hour (docs/api/auth.md, "Token endpoint"). */
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 60 * 60;
-/** Refresh tokens live 30 days (contract §5). */
+/** Refresh tokens live 30 days (docs/api/auth.md, "Token endpoint"). */
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** Authorization codes are exchanged right after the redirect; two minutes is plenty (RFC 6749 §4.1.2 recommends at most ten). */
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 2 * 60;

@@ -35,7 +35,7 @@ const TOKEN_PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'cl
  *
  * The answer is RFC 6749 §5.1 JSON (`access_token`, `token_type` Bearer, `expires_in` 3600,
  * `refresh_token`, `scope`), plus `user: { id, name }` for tokens that act for a user
- * (contract §5). Errors are RFC 6749 §5.2 JSON: 400 (`invalid_request`, `invalid_grant`,
+ * (docs/api/auth.md, "Token endpoint"). Errors are RFC 6749 §5.2 JSON: 400 (`invalid_request`, `invalid_grant`,
  * `unsupported_grant_type`, `unauthorized_client`, `invalid_scope`), 401 `invalid_client` with a
  * Basic challenge, 415/413 for a body that is not a small form; a users service that is down is
  * 503 `temporarily_unavailable`, anything unexpected 500 `server_error` (logged).

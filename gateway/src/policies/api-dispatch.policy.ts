@@ -98,7 +98,7 @@ function resolveParams(route: CompiledRoute, values: readonly string[], caller: 
   return params;
 }
 
-/** The static part of contract.md §5: a user behind the token, and the route's scope. */
+/** The static part of docs/api/auth.md, "The token check on API requests": a user behind the token, and the route's scope. */
 function authorize(route: CompiledRoute, caller: CallerContext): void {
   const { scope, requiresUser } = route.definition;
   if (requiresUser && caller.userId === undefined) {

@@ -9,7 +9,7 @@ import type { FixedWindowLimiter, RateLimitWindow } from '../ratelimit/fixed-win
 /** Dependencies of the bearer-auth policy. */
 export interface BearerAuthDeps {
   readonly resolver: AccessTokenResolver;
-  /** Allowance of a token's window and of an address's window (contract §9). */
+  /** Allowance of a token's window and of an address's window (docs/api/auth.md, "Rate limits"). */
   readonly tokenLimit: number;
   readonly anonymousLimit: number;
   /** Believe X-Forwarded-For for the client address (see clientAddress). */
@@ -22,7 +22,7 @@ const NO_CREDENTIALS_MESSAGE = 'This request needs an access token: send Authori
 const INVALID_TOKEN_MESSAGE = 'The access token is malformed, unknown, expired or revoked.';
 
 /**
- * The first policy of the API pipeline: who is calling (contract §5). It never answers: it
+ * The first policy of the API pipeline: who is calling (docs/api/auth.md, "The token check on API requests"). It never answers: it
  * records the outcome in the request state, so that rate limiting counts the request against
  * the right window before any answer (rate-limit headers are on every response, errors
  * included), and require-auth then answers a failure.

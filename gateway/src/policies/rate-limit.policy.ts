@@ -18,7 +18,7 @@ export interface RateLimitDeps {
 }
 
 /**
- * Rate limits of contract §9, after bearer-auth chose the window (`state.rateKey`, the token's
+ * Rate limits of docs/api/auth.md, "Rate limits", after bearer-auth chose the window (`state.rateKey`, the token's
  * own or the client address's) and its allowance. One Redis round trip per request (see
  * FixedWindowLimiter). Every response that follows carries `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds), errors included, because they are set

@@ -4,7 +4,7 @@ import { sendApiError } from '../http/api-response.js';
 import { requestState } from '../http/request-state.js';
 
 /**
- * Answers the requests bearer-auth found without a valid token (contract §5: every API call
+ * Answers the requests bearer-auth found without a valid token (docs/api/auth.md, "The token check on API requests": every API call
  * needs one): 401 invalid_token with the Bearer challenge, or 503 when the token could not be
  * checked. Placed after rate-limit, so these answers carry the rate-limit headers and count
  * against the client address's window. Authenticated requests go on.

@@ -50,7 +50,7 @@ export interface FixedWindowOptions {
 }
 
 /**
- * Fixed-window rate limiting in Redis (contract §9). A window starts with the first request of
+ * Fixed-window rate limiting in Redis (docs/api/auth.md, "Rate limits"). A window starts with the first request of
  * its key and lasts `windowMs`; every request in it increments one counter. The counter and its
  * expiry are changed by one Lua script, so concurrent gateways never lose counts and a key never
  * lives without an expiry.

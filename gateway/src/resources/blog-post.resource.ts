@@ -9,7 +9,7 @@ import { timestampToApiDate } from './user.resource.js';
 export const BLOG_POST_TYPE = 'blog_post';
 
 /**
- * The blog_post type (contract §3). `content` and `content_html` are heavy (opt-in: returned only
+ * The blog_post type (docs/api/blog.md, "The blog_post resource"). `content` and `content_html` are heavy (opt-in: returned only
  * when named in `fields[blog_post]`); `intro` is derived from the content. Site posts have no
  * author (`author` is null).
  */
@@ -36,7 +36,7 @@ export const BLOG_POST_SCHEMA = defineResourceSchema({
 const MAX_TAG_VALUES = 100;
 
 /**
- * What POST /blog-posts accepts: title and content (required, limits of contract §10), tags (an
+ * What POST /blog-posts accepts: title and content (required, limits of docs/api/blog.md, "Writing"), tags (an
  * array of strings; the service normalises them and checks count and length) and the `stories`
  * relationship (numeric story ids, at most 25). Everything else is read-only.
  */

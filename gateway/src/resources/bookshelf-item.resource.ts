@@ -8,7 +8,7 @@ import { timestampToApiDate } from './user.resource.js';
 /** The JSON:API type of bookshelf items. */
 export const BOOKSHELF_ITEM_TYPE = 'bookshelf_item';
 
-/** The bookshelf_item type (contract §3): a story on a shelf, read or unread. */
+/** The bookshelf_item type (docs/api/bookshelves.md, "The bookshelf_item resource"): a story on a shelf, read or unread. */
 export const BOOKSHELF_ITEM_SCHEMA = defineResourceSchema({
   type: BOOKSHELF_ITEM_TYPE,
   description: 'A story on a bookshelf.',
@@ -37,7 +37,7 @@ export const BOOKSHELF_ITEM_UPDATE = defineWriteSpec({
 /**
  * Maps a bookshelves.v1 BookshelfItem to its JSON:API resource: `date_added` in ISO 8601 UTC,
  * linkage to its bookshelf and story. No `links.self`: items have no GET-by-id endpoint
- * (contract §10).
+ * (docs/api/foundation.md, "Documents").
  */
 export function toBookshelfItemResource(item: BookshelfItem): ResourceObject {
   return resourceObject(

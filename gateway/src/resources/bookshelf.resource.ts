@@ -7,7 +7,7 @@ import { timestampToApiDate } from './user.resource.js';
 /** The JSON:API type of bookshelves. */
 export const BOOKSHELF_TYPE = 'bookshelf';
 
-/** The public values of bookshelf `privacy` (contract §3). */
+/** The public values of bookshelf `privacy` (docs/api/bookshelves.md, "The bookshelf resource"). */
 export const BOOKSHELF_PRIVACIES = ['public', 'private'] as const;
 /** A public bookshelf privacy. */
 export type BookshelfPrivacyValue = (typeof BOOKSHELF_PRIVACIES)[number];
@@ -27,7 +27,7 @@ function privacyOf(privacy: BookshelfPrivacy): BookshelfPrivacyValue | null {
 }
 
 /**
- * The bookshelf type (contract §3, docs/api/bookshelves.md): `num_unread` exists only for the
+ * The bookshelf type (docs/api/bookshelves.md, "The bookshelf resource"): `num_unread` exists only for the
  * shelf's owner; `user` is the owner.
  */
 export const BOOKSHELF_SCHEMA = defineResourceSchema({
@@ -49,7 +49,7 @@ export const BOOKSHELF_SCHEMA = defineResourceSchema({
 
 /**
  * What POST /users/:id/bookshelves and PATCH /bookshelves/:id accept: the W attributes of
- * contract §3, `name` required on create. Only types are checked here (privacy must be one of
+ * docs/api/bookshelves.md, "The bookshelf resource", `name` required on create. Only types are checked here (privacy must be one of
  * its values to be sent at all); lengths, blank names and the colour format are the bookshelves
  * service's rules (docs/api/bookshelves.md), answered as 422 with the same pointers.
  */

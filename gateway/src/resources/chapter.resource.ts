@@ -8,7 +8,7 @@ import { timestampToApiDate } from './user.resource.js';
 export const CHAPTER_TYPE = 'chapter';
 
 /**
- * The chapter type (contract §3). `content` and `content_html` are heavy: returned only when
+ * The chapter type (docs/api/foundation.md, "Resource types"; docs/api/lists.md, "Sparse fieldsets"). `content` and `content_html` are heavy: returned only when
  * named in `fields[chapter]` (and only by the endpoints that read a single chapter).
  */
 export const CHAPTER_SCHEMA = defineResourceSchema({

@@ -7,7 +7,7 @@ import { timestampToApiDate } from './user.resource.js';
 export const COMMENT_TYPE = 'comment';
 
 /**
- * The comment type (contract §3): `content` is written on create, `content_html` and
+ * The comment type (docs/api/stories.md, "Ratings and comments"): `content` is written on create, `content_html` and
  * `date_posted` are the server's; `author` and `story` are set by the server (the caller and
  * the URL's story). Nothing is opt-in: a comment list is read for its text.
  */
@@ -18,7 +18,7 @@ export const COMMENT_SCHEMA = defineResourceSchema({
   relationships: { author: { type: 'user', many: false }, story: { type: 'story', many: false } },
 });
 
-/** What POST /stories/:id/comments accepts: `content`, required, non-empty after trimming, at most 1 MiB (contract §10). */
+/** What POST /stories/:id/comments accepts: `content`, required, non-empty after trimming, at most 1 MiB (docs/api/stories.md, "Ratings and comments"). */
 export const COMMENT_WRITE = defineWriteSpec({
   resource: COMMENT_SCHEMA,
   attributes: { content: writeValues.string() },
@@ -27,7 +27,7 @@ export const COMMENT_WRITE = defineWriteSpec({
 
 /**
  * Maps a stories.v1 Comment to its JSON:API resource: `date_posted` in ISO 8601 UTC, linkage to
- * the author and the story. No `links.self`: comments have no GET-by-id endpoint (contract §10).
+ * the author and the story. No `links.self`: comments have no GET-by-id endpoint (docs/api/foundation.md, "Documents").
  */
 export function toCommentResource(comment: Comment): ResourceObject {
   return resourceObject(

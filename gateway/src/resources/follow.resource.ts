@@ -6,7 +6,7 @@ import { timestampToApiDate } from './user.resource.js';
 /** The JSON:API type of follows. */
 export const FOLLOW_TYPE = 'follow';
 
-/** The follow type (contract §3): `date_followed`, and the follower and followed users. */
+/** The follow type (docs/api/foundation.md, "Resource types"): `date_followed`, and the follower and followed users. */
 export const FOLLOW_SCHEMA = defineResourceSchema({
   type: FOLLOW_TYPE,
   description: 'That `follower` follows `followed`.',
@@ -17,7 +17,7 @@ export const FOLLOW_SCHEMA = defineResourceSchema({
 /**
  * Maps a users.v1 Follow to its JSON:API resource: `date_followed` in ISO 8601 UTC, `follower`
  * and `followed` as user linkage. Follows have no GET-by-id endpoint, so no `links.self`
- * (contract §10).
+ * (docs/api/foundation.md, "Documents").
  */
 export function toFollowResource(follow: Follow): ResourceObject {
   return resourceObject(

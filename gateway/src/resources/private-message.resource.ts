@@ -8,7 +8,7 @@ import { timestampToApiDate } from './user.resource.js';
 export const PRIVATE_MESSAGE_TYPE = 'private_message';
 
 /**
- * The private_message type (contract §3): subject and content are written on create, `read` by
+ * The private_message type (docs/api/messages.md, "The private_message resource"): subject and content are written on create, `read` by
  * the recipient; content_html and date_sent are the server's. No attribute is opt-in: a
  * message's content is what a mailbox is for (fields[private_message] can leave it out).
  */

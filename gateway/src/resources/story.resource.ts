@@ -7,12 +7,12 @@ import { timestampToApiDate } from './user.resource.js';
 /** The JSON:API type of stories. */
 export const STORY_TYPE = 'story';
 
-/** The public values of story `status` (contract §3), in API order. */
+/** The public values of story `status` (docs/api/foundation.md, "Resource types"), in API order. */
 export const STORY_STATUSES = ['complete', 'incomplete', 'on-hiatus', 'cancelled'] as const;
 /** A public story status. */
 export type StoryStatusValue = (typeof STORY_STATUSES)[number];
 
-/** The public values of story `content_rating` (contract §3). */
+/** The public values of story `content_rating` (docs/api/foundation.md, "Resource types"). */
 export const CONTENT_RATINGS = ['everyone', 'teen', 'mature'] as const;
 /** A public content rating. */
 export type ContentRatingValue = (typeof CONTENT_RATINGS)[number];
@@ -48,7 +48,7 @@ function contentRatingOf(rating: ContentRating): ContentRatingValue | null {
 }
 
 /**
- * The story type (contract §3). Tags are the writable `tags` relationship; there is no tags
+ * The story type (docs/api/foundation.md, "Resource types"). Tags are the writable `tags` relationship; there is no tags
  * attribute. Nothing is heavy: `description` is bounded and part of every listing.
  */
 export const STORY_SCHEMA = defineResourceSchema({
@@ -78,7 +78,7 @@ export const STORY_SCHEMA = defineResourceSchema({
 });
 
 /**
- * What POST/PATCH /stories accept: the W attributes of contract §3 with the limits of §10, and
+ * What POST/PATCH /stories accept: the W attributes of docs/api/foundation.md, "Resource types" with the limits of docs/api/stories.md, "Writing", and
  * the `tags` relationship (ids `c:<n>`/`g:<n>`). `title` is required on create; the service
  * applies the defaults and the publishing rules.
  */

@@ -15,7 +15,7 @@ export function tagKindToProto(kind: TagKindValue): TagKind {
   return kind === 'character' ? TagKind.CHARACTER : TagKind.GENRE;
 }
 
-/** The tag type (contract §3): read-only catalogue entries whose id is their filter form (`c:<n>`, `g:<n>`). */
+/** The tag type (docs/api/stories.md, "Tags"): read-only catalogue entries whose id is their filter form (`c:<n>`, `g:<n>`). */
 export const TAG_SCHEMA = defineResourceSchema({
   type: TAG_TYPE,
   description: 'A story tag: a character (`c:<n>`) or a genre (`g:<n>`); its id is the filter form itself.',
@@ -29,7 +29,7 @@ export const TAG_SCHEMA = defineResourceSchema({
 
 /**
  * Maps a stories.v1 Tag to its JSON:API resource. Tags have no GET-by-id endpoint, so no
- * `links.self` (contract §10); `num_stories` counts published stories.
+ * `links.self` (docs/api/foundation.md, "Documents"); `num_stories` counts published stories.
  */
 export function toTagResource(tag: Tag): ResourceObject {
   const kind = tag.kind === TagKind.CHARACTER ? 'character' : tag.kind === TagKind.GENRE ? 'genre' : null;

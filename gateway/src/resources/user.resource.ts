@@ -7,7 +7,7 @@ import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
 /** The JSON:API type of users. */
 export const USER_TYPE = 'user';
 
-/** The user type (contract §3) for `include`/`fields`: `email` appears only on the caller's own record with read_user. */
+/** The user type (docs/api/foundation.md, "Resource types") for `include`/`fields`: `email` appears only on the caller's own record with read_user. */
 export const USER_SCHEMA = defineResourceSchema({
   type: USER_TYPE,
   description: 'A user: public profile and counts; `email` only on your own record with read_user.',
@@ -25,7 +25,7 @@ export const USER_SCHEMA = defineResourceSchema({
 });
 
 /**
- * Maps a users.v1 User to its JSON:API resource (contract §3): snake_case attributes, `email`
+ * Maps a users.v1 User to its JSON:API resource (docs/api/foundation.md, "Resource types"): snake_case attributes, `email`
  * only when the service set it (the caller's own record with read_user), `date_joined` in
  * ISO 8601 UTC or null, `links.self` = PUBLIC_BASE_URL/api/v1/users/<id>. Users have no
  * relationships.

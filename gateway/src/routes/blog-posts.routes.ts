@@ -101,7 +101,7 @@ const SORT: SortSpec<SortField> = { fields: SORT_FIELD_NAMES, default: '-date_po
 const PAGINATION = { kind: 'cursor', defaultSize: 20, maxSize: 100 } as const;
 
 /**
- * GET /blog-posts (story-api.md "Blog posts", contract §6): `query` over title, tags and content;
+ * GET /blog-posts (docs/api/blog.md, "GET /blog-posts"): `query` over title, tags and content;
  * six filters; one sort field of date_posted/num_views/relevance (default `-date_posted`); cursor
  * pages of 20 (at most 100).
  */
@@ -132,7 +132,7 @@ const BLOG_POST_DOCUMENT = defineDocumentSpec({ resource: BLOG_POST_SCHEMA, type
 
 /**
  * The blog-post endpoints (paths relative to /api/v1). Reads need only a valid token; writes act
- * as the signed-in user with write_blog_posts (contract §5), and only the author may change or
+ * as the signed-in user with write_blog_posts (docs/api/blog.md, "Writing"), and only the author may change or
  * delete a post; site posts answer 403 `site_post_immutable`. `/users/:id/blog-posts` runs the
  * same list code as `/blog-posts?filter[author]=:id` (`me` works).
  */

@@ -34,7 +34,7 @@ export const CHAPTER_LIST = defineListSpec({
 
 /**
  * GET /chapters/:id and the responses of chapter writes: `include` story, story.author and
- * `fields`; `content`/`content_html` only when named in `fields[chapter]` (contract §2).
+ * `fields`; `content`/`content_html` only when named in `fields[chapter]` (docs/api/lists.md, "Sparse fieldsets").
  */
 export const CHAPTER_DOCUMENT = defineDocumentSpec({ resource: CHAPTER_SCHEMA, types: CHAPTER_TYPES, includes: CHAPTER_INCLUDES });
 
@@ -46,7 +46,7 @@ function wantsContent(fields: SparseFieldsets): boolean {
 /**
  * The chapter endpoints (paths relative to /api/v1). Reads need a valid token (draft chapters
  * and chapters of drafts need authorship and read_stories: the service's rule); reading the
- * content of a published chapter counts a view (contract §4). Writes act as the signed-in user
+ * content of a published chapter counts a view (docs/api/stories.md, "Counts, rating and hotness"). Writes act as the signed-in user
  * with write_stories.
  */
 export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps): RouteDefinition[] {

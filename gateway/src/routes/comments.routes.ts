@@ -19,7 +19,7 @@ const COMMENT_INCLUDES = ['author', 'story'];
 const COMMENT_UNAVAILABLE_FIELDS = { chapter: CHAPTER_CONTENT_FIELDS };
 
 /**
- * GET /stories/:id/comments (contract §4): a visible story's comments, oldest first (the
+ * GET /stories/:id/comments (docs/api/stories.md, "Votes and comments"): a visible story's comments, oldest first (the
  * service's order; no sort or filters), cursor pages of 20 (max 100), `include` author and story.
  */
 export const COMMENT_LIST = defineListSpec({

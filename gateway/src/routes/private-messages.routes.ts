@@ -35,7 +35,7 @@ const MAX_CONTENT_FILTER_CHARS = 1000;
 const PRIVATE_MESSAGE_INCLUDES = ['sender', 'recipient'];
 
 /**
- * GET /users/:id/private-messages (story-api.md "Private messages", contract §6): the seven
+ * GET /users/:id/private-messages (docs/api/messages.md, "Listing: filters"; docs/api/messages.md, "Listing: sort and pages"): the seven
  * filters, one sort field of `read`/`date_sent` (default `-date_sent`), pages by number (default
  * 100, max 1000). The defaults of `sent` (false) and `received` (true), and the refusal of both
  * false, are the messaging service's rules.
@@ -60,7 +60,7 @@ export const PRIVATE_MESSAGE_LIST = defineListSpec({
 /** GET/PATCH /private-messages/:id and the response of POST: `include` and `fields`. */
 const PRIVATE_MESSAGE_DOCUMENT = defineDocumentSpec({ resource: PRIVATE_MESSAGE_SCHEMA, types: [USER_SCHEMA], includes: PRIVATE_MESSAGE_INCLUDES });
 
-/** POST body: subject and content, both required (contract §10); everything else is read-only. */
+/** POST body: subject and content, both required (docs/api/messages.md, "The private_message resource"); everything else is read-only. */
 const SEND_BODY = defineWriteSpec({
   resource: PRIVATE_MESSAGE_SCHEMA,
   attributes: { subject: writeValues.string(), content: writeValues.string() },
@@ -75,9 +75,9 @@ const MARK_BODY = defineWriteSpec({
 
 /**
  * The private-message endpoints (paths relative to /api/v1). All of them act as the signed-in
- * user; listing, reading and marking need read_pms, sending needs write_pms (contract §5).
+ * user; listing, reading and marking need read_pms, sending needs write_pms (docs/api/messages.md, "Endpoints").
  * `/users/me/...` and `/users/<own id>/...` are the caller's whole mailbox, `/users/<other>/...`
- * the conversation with that user (contract §10).
+ * the conversation with that user (docs/api/messages.md, "Who sees what").
  */
 export function privateMessagesRoutes({ messaging, links, documents }: PrivateMessagesRoutesDeps): RouteDefinition[] {
   const toResource = (message: PrivateMessage | undefined) => (message === undefined ? null : toPrivateMessageResource(message, links));

@@ -10,7 +10,7 @@ export interface RatingsRoutesDeps {
 }
 
 /**
- * PUT and DELETE /stories/:id/rating (contract §4): the signed-in user's one vote on a story,
+ * PUT and DELETE /stories/:id/rating (docs/api/stories.md, "Ratings and comments"): the signed-in user's one vote on a story,
  * with write_ratings. Both answer 204: a vote has no representation of its own, and the
  * story's counts and rating follow from events a moment later, so an immediate story document
  * would show the old numbers (docs/api/stories.md). Voting on one's own story is 403, on

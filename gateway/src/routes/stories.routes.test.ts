@@ -18,7 +18,7 @@ function reason(run: () => unknown): [string | undefined, string | undefined, st
 }
 
 describe('GET /stories parameters', () => {
-  it('accepts every filter of story-api.md, together', () => {
+  it('accepts every filter of GET /stories, together', () => {
     const query = parseListQuery(
       STORY_LIST,
       q('filter[ids]=3,1&filter[author]=2&filter[num_words]=100,5000&filter[status]=on-hiatus&filter[date_published]=2026-01-01,&filter[tags]=g:1,c:2&filter[bookshelf]=9&filter[unread]=1'),

@@ -54,8 +54,8 @@ const STORY_INCLUDES = ['author', 'chapters', 'tags'];
 const STORY_UNAVAILABLE_FIELDS = { chapter: CHAPTER_CONTENT_FIELDS };
 
 /**
- * GET /stories (story-api.md "Stories", contract §6, docs/api/stories.md): published stories
- * only; the filters of story-api.md, a `query` search, one sort field (default
+ * GET /stories (docs/api/stories.md, "GET /stories"): published stories
+ * only; the filters of that page, a `query` search, one sort field (default
  * `-date_published`; `relevance` needs a query), cursor pages of 20 (max 100). The shelf rules
  * (`date_added` needs `filter[bookshelf]`, `filter[unread]` a shelf the caller owns, private
  * shelves their owner with read_bookshelves) are the stories service's.

@@ -13,7 +13,7 @@ export interface TagsRoutesDeps {
 const TAG_SORT_FIELDS = { name: TagSortField.NAME, num_stories: TagSortField.NUM_STORIES } as const;
 
 /**
- * GET /tags (contract §4): the character and genre catalogue, `filter[kind]`, sort `name` or
+ * GET /tags (docs/api/stories.md, "Tags"): the character and genre catalogue, `filter[kind]`, sort `name` or
  * `num_stories` in either direction (default: catalogue order, kind then number), cursor pages
  * of 20 (max 100).
  */

@@ -45,7 +45,7 @@ const FOLLOW_CREATE = defineWriteSpec({
 /** The response of POST /users/:id/following: `include=follower,followed` and fields. */
 const FOLLOW_DOCUMENT = defineDocumentSpec({ resource: FOLLOW_SCHEMA, types: [USER_SCHEMA], includes: ['follower', 'followed'] });
 
-/** GET /users/:id/following and /followers (contract §4, §6): oldest first, cursor pages of 20 (max 100), no filters or sort. */
+/** GET /users/:id/following and /followers (docs/api/accounts.md, "Follows"): oldest first, cursor pages of 20 (max 100), no filters or sort. */
 const FOLLOW_LIST = defineListSpec({
   resource: FOLLOW_SCHEMA,
   types: [USER_SCHEMA],
@@ -56,7 +56,7 @@ const FOLLOW_LIST = defineListSpec({
 
 /**
  * The `/users` endpoints (paths relative to /api/v1). `:id` accepts `me` everywhere
- * (contract §1). Reading needs only a valid token (`email` is the users service's decision:
+ * (docs/api/foundation.md, "Transport and routing"). Reading needs only a valid token (`email` is the users service's decision:
  * the caller's own record with read_user); PATCH, follow and unfollow need write_user and act
  * as the user in the path, which must be the caller (another id is 403 `forbidden`, checked
  * before the body so that nothing about the body is revealed to the wrong caller).

@@ -4,7 +4,7 @@ import type { ApiErrorCode } from '../jsonapi/error.mapping.js';
 import type { DocumentSpec } from '../lists/list-spec.js';
 import type { WriteSpec } from '../lists/write-body.parser.js';
 
-/** The OAuth scopes of contract.md §5 (the nine of story-api.md plus comments and ratings). */
+/** The OAuth scopes of docs/api/accounts.md, "Scopes". */
 export type Scope =
   | 'read_stories'
   | 'write_stories'
@@ -22,7 +22,7 @@ export type Scope =
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * What a path parameter accepts; anything else makes the path unknown (404, contract §1).
+ * What a path parameter accepts; anything else makes the path unknown (404, docs/api/foundation.md, "Transport and routing").
  * - `id`: a numeric storage id (a positive int64 without leading zeros).
  * - `user`: an `id`, or `me`, which the dispatcher replaces with the caller's user id before the
  *   handler runs (401 when the caller has no user).
