@@ -59,7 +59,7 @@ function expectScopeChallenge(answer: Answer, scope: string): void {
   expect(answer.body.errors?.[0]?.code).toBe('insufficient_scope');
 }
 
-describe('scope matrix (contract §5) for the user and follow endpoints', () => {
+describe('scope matrix (docs/api/auth.md, "The token check on API requests") for the user and follow endpoints', () => {
   it('GET /users/:id needs only a valid token, of any kind', async () => {
     for (const token of [carol.token, appToken, alice.token]) {
       const answer = await call('GET', `/users/${alice.id}`, token);

@@ -37,7 +37,7 @@ function limits(response: Response): { limit: number; remaining: number; reset: 
   return { limit: Number(response.headers.get('ratelimit-limit')), remaining: Number(response.headers.get('ratelimit-remaining')), reset: Number(response.headers.get('ratelimit-reset')) };
 }
 
-describe('rate limits (contract §9)', () => {
+describe('rate limits (docs/api/auth.md, "Rate limits")', () => {
   it('every response carries the headers: success, 404 and 401 alike', async () => {
     const ok = await get(`/users/${user.id}`, { authorization: `Bearer ${user.token}` });
     expect(ok.status).toBe(200);

@@ -1,6 +1,5 @@
 /**
- * The OAuth scopes of contract.md §5 (the nine of story-api.md plus write_comments and
- * write_ratings), each with the plain-words description the consent page shows.
+ * The eleven OAuth scopes (docs/api/accounts.md, "Scopes"), each with the plain-words description the consent page shows.
  */
 export const SCOPES = {
   read_stories: 'See your unpublished stories and chapters.',

@@ -28,7 +28,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
  * request body or a query parameter name). Never put internals here: it is sent to clients.
  */
 export interface ErrorDetail {
-  /** Stable snake_case API error code (contract.md §10). */
+  /** Stable snake_case API error code (docs/api/foundation.md, "Errors"). */
   reason?: string;
   /** JSON pointer into the request document, e.g. `/data/attributes/title`. */
   pointer?: string;
@@ -71,7 +71,7 @@ export class AppError extends Error {
   }
 
   /**
-   * The token lacks `scope` (contract.md §5): 403 `insufficient_scope` with
+   * The token lacks `scope` (docs/api/auth.md, "The token check on API requests"): 403 `insufficient_scope` with
    * `WWW-Authenticate: Bearer …, error="insufficient_scope", scope="<scope>"`.
    */
   static insufficientScope(scope: string): AppError {

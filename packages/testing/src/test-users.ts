@@ -39,7 +39,7 @@ export interface AppTokenOptions {
   scopes?: readonly string[];
   /** The app's name; default a unique one. */
   name?: string;
-  /** Lifetime of the token in seconds; default 3600 (contract §5). */
+  /** Lifetime of the token in seconds; default 3600 (docs/api/auth.md, "Token endpoint"). */
   expiresInSeconds?: number;
 }
 
@@ -47,7 +47,7 @@ export interface AppTokenOptions {
 export interface AppToken {
   clientId: string;
   clientSecret: string;
-  /** `iwk_at_…`: no user; reads public data; user-scoped requests with it are 401/403 (contract §5). */
+  /** `iwk_at_…`: no user; reads public data; user-scoped requests with it are 401/403 (docs/api/auth.md, "The token check on API requests"). */
   token: string;
 }
 

@@ -17,7 +17,7 @@ const BUDGET_PERCENT = 15;
 type Variant = 'auth' | 'noauth';
 
 /**
- * The price of contract §5 and §9 at the edge: authenticated `GET /api/v1/users/:id` (bearer-auth
+ * The price of docs/api/auth.md, "The token check on API requests" and docs/api/auth.md, "Rate limits" at the edge: authenticated `GET /api/v1/users/:id` (bearer-auth
  * with its token cache, the Redis rate-limit script, require-auth) against the same route through
  * the gateway's `/bench-noauth` pipeline (the same dispatcher and backend call, without those
  * policies; the runner starts the gateway with BENCH_NOAUTH=true), in the same process and run.
