@@ -1,6 +1,6 @@
 import { isAppError } from '@inkwell/errors';
 import type { CallerContext, GrpcClient } from '@inkwell/grpc';
-import { BLOG_QUERY_MAX_CHARS } from '@inkwell/limits';
+import { BLOG_QUERY_MAX_CHARS, BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@inkwell/limits';
 import { BlogPostSortField, SortDirection, type BlogPost, type BlogService } from '@inkwell/proto/blog';
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
@@ -36,47 +36,29 @@ export interface BlogPostsRoutesDeps {
   readonly documents: DocumentResponder;
 }
 
-/** Longest tag (and site-post tag), as the blog service stores them. */
-const MAX_TAG_CHARS = 50;
 
-/** A tag as the blog service normalises it: trimmed, inner whitespace collapsed, lower case. */
-function normaliseTag(tag: string): string {
-  return tag.trim().replace(/\s+/g, ' ').toLowerCase();
-}
-
-function tagIssue(tag: string): string | undefined {
-  if (tag === '') return 'tags must not be empty';
-  if ([...tag].length > MAX_TAG_CHARS) return `a tag has at most ${MAX_TAG_CHARS} characters`;
-  return undefined;
-}
-
-/** `filter[tags]=a,b`: free-text blog tags (any of them matches), normalised, deduplicated and sorted. */
+/**
+ * `filter[tags]=a,b`: free-text blog tags (any of them matches), at most MAX_LIST_VALUES (list
+ * syntax). Put in the blog's normal form, deduplicated and sorted only so that equivalent filters
+ * share a page token; which tags are valid is the blog service's to say (docs/api/blog.md).
+ */
 const blogTags: FilterKind<readonly string[]> = filters.custom<readonly string[]>(
   z.string().transform((text, ctx) => {
-    const tags = text.split(',').map(normaliseTag);
-    const issue = tags.length > MAX_LIST_VALUES ? `at most ${MAX_LIST_VALUES} values are allowed` : tags.map(tagIssue).find((found) => found !== undefined);
-    if (issue !== undefined) {
-      ctx.addIssue({ code: 'custom', message: issue });
+    const tags = text.split(',').map(normaliseBlogTag);
+    if (tags.length > MAX_LIST_VALUES) {
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_LIST_VALUES} values are allowed` });
       return z.NEVER;
     }
     return [...new Set(tags)].sort();
   }),
-  { syntax: `comma-separated blog tags (posts with any of them match), at most ${MAX_LIST_VALUES}; matched without regard to case`, example: 'writing,news' },
+  { syntax: `comma-separated blog tags of at most ${BLOG_TAG_MAX_CHARS} characters (posts with any of them match), at most ${MAX_LIST_VALUES}; matched without regard to case`, example: 'writing,news' },
   (tags) => JSON.stringify(tags),
 );
 
-/** `filter[site_post_tag]=announcement`: one tag, normalised like post tags. */
+/** `filter[site_post_tag]=announcement`: one tag, in normal form (the blog service checks it). */
 const sitePostTag: FilterKind<string> = filters.custom(
-  z.string().transform((text, ctx) => {
-    const tag = normaliseTag(text);
-    const issue = tagIssue(tag);
-    if (issue !== undefined) {
-      ctx.addIssue({ code: 'custom', message: issue });
-      return z.NEVER;
-    }
-    return tag;
-  }),
-  { syntax: 'one site-post tag, matched without regard to case', example: 'announcement' },
+  z.string().transform(normaliseBlogTag),
+  { syntax: `one site-post tag of at most ${BLOG_TAG_MAX_CHARS} characters, matched without regard to case`, example: 'announcement' },
   (tag) => tag,
 );
 

@@ -14,3 +14,15 @@ export const BLOG_QUERY_MAX_CHARS = 500;
 export function searchTextTooLong(maxChars: number): string {
   return `The search text is longer than ${maxChars} characters.`;
 }
+
+/** Longest blog tag (and site-post tag), in characters after normalisation (docs/api/blog.md). */
+export const BLOG_TAG_MAX_CHARS = 50;
+
+/**
+ * The one normal form of a blog tag: trimmed, runs of whitespace collapsed to one space, lower
+ * case (so `Drabble`, ` drabble ` and `DRABBLE` are one tag). The blog service stores and matches
+ * tags in this form; the gateway uses it only so that equivalent `filter[tags]` share a page token.
+ */
+export function normaliseBlogTag(tag: string): string {
+  return tag.trim().replace(/\s+/g, ' ').toLowerCase();
+}

@@ -85,6 +85,18 @@ describe('ListBlogPosts over gRPC: filters, sorts, search and keyset pages', () 
       await expect(h.client.listBlogPosts({ query: ` ${'𝔁'.repeat(500)} ` }, reader)).resolves.toMatchObject({ blogPosts: [] });
     });
 
+    it('refuses a blank or over-long tag in filter[tags] and filter[site_post_tag], naming the parameter (docs/api/blog.md)', async () => {
+      const cases: [{ tags?: string[]; sitePostTag?: string }, string][] = [
+        [{ tags: ['a', ' '] }, 'filter[tags]'],
+        [{ tags: ['x'.repeat(51)] }, 'filter[tags]'],
+        [{ sitePostTag: ' ' }, 'filter[site_post_tag]'],
+      ];
+      for (const [filter, parameter] of cases) {
+        await expect(h.client.listBlogPosts({ filter }, reader)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT, details: [{ reason: 'invalid_parameter', parameter }] });
+      }
+      await expect(h.client.listBlogPosts({ filter: { tags: [` ${'X'.repeat(50)} `] } }, reader)).resolves.toMatchObject({ blogPosts: [] });
+    });
+
     it('refuses relevance without a query (invalid_sort)', async () => {
       await expect(h.client.listBlogPosts({ sort: { field: BlogPostSortField.RELEVANCE, direction: SortDirection.DESCENDING } }, reader)).rejects.toMatchObject({
         code: ErrorCode.INVALID_ARGUMENT,

@@ -1,11 +1,12 @@
+import { BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@inkwell/limits';
 /** Longest title in characters (contract §10). */
 export const MAX_TITLE_LENGTH = 200;
 /** Largest content in bytes of UTF-8 (contract §10: "any other text ≤ 1 MiB"). */
 export const MAX_CONTENT_BYTES = 1024 * 1024;
 /** Most tags on one post. */
 export const MAX_TAGS = 10;
-/** Longest tag (and site-post tag) in characters, after normalisation. */
-export const MAX_TAG_LENGTH = 50;
+/** Longest tag (and site-post tag) in characters, after normalisation (shared with the gateway's API document). */
+export const MAX_TAG_LENGTH = BLOG_TAG_MAX_CHARS;
 /** Most stories one post may be tagged with. */
 export const MAX_STORIES = 25;
 
@@ -57,9 +58,7 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; problems: Probl
  * Normalises a tag: trimmed, runs of whitespace collapsed to one space, lower case (so `Drabble`,
  * ` drabble ` and `DRABBLE` are one tag, and `filter[tags]` matches whatever case it is sent in).
  */
-export function normaliseTag(tag: string): string {
-  return tag.trim().replace(/\s+/g, ' ').toLowerCase();
-}
+export const normaliseTag: (tag: string) => string = normaliseBlogTag;
 
 /** Validates a new user post (contract §10: title and content required; lengths). */
 export function validateNewPost(input: NewPostInput): Validated<ValidPost> {
@@ -122,7 +121,8 @@ function checkTags(raw: readonly string[], problems: Problem[]): string[] {
   return tags;
 }
 
-function tagProblem(normalised: string): string | undefined {
+/** What is wrong with a normalised tag (blank, a comma, too long), as the end of a sentence; undefined when it is fine. */
+export function tagProblem(normalised: string): string | undefined {
   if (normalised === '') return 'is blank';
   if (normalised.includes(',')) return 'contains a comma (commas separate tags in filter[tags])';
   if (charLength(normalised) > MAX_TAG_LENGTH) return `is longer than ${MAX_TAG_LENGTH} characters`;

@@ -9,6 +9,7 @@ import {
   validateNewPost,
   validateSitePostTag,
   normaliseTag,
+  tagProblem,
   type NewPostInput,
   type PostChanges,
   type Problem,
@@ -275,6 +276,14 @@ function validationError(problems: readonly Problem[]): AppError {
   });
 }
 
+/** A filter's tag in normal form, or 400 naming `parameter` when no post could carry it (docs/api/blog.md). */
+function filterTag(parameter: string, tag: string): string {
+  const normalised = normaliseTag(tag);
+  const problem = tagProblem(normalised);
+  if (problem !== undefined) throw AppError.badParameter(parameter, `A tag in ${parameter} ${problem}.`);
+  return normalised;
+}
+
 function normaliseFilter(filter: BlogPostFilter): BlogPostFilter {
   if (filter.ids !== undefined) {
     if (filter.ids.length > MAX_FILTER_IDS) throw AppError.badParameter('filter[ids]', `filter[ids] takes at most ${MAX_FILTER_IDS} ids.`);
@@ -282,8 +291,8 @@ function normaliseFilter(filter: BlogPostFilter): BlogPostFilter {
   }
   if (filter.authorId !== undefined && !isId(filter.authorId)) throw AppError.badParameter('filter[author]', 'filter[author] takes a numeric user id.');
   const normalised: BlogPostFilter = { ...filter };
-  if (filter.tags !== undefined) normalised.tags = [...new Set(filter.tags.map(normaliseTag).filter((tag) => tag !== ''))];
-  if (filter.sitePostTag !== undefined) normalised.sitePostTag = normaliseTag(filter.sitePostTag);
+  if (filter.tags !== undefined) normalised.tags = [...new Set(filter.tags.map((tag) => filterTag('filter[tags]', tag)))];
+  if (filter.sitePostTag !== undefined) normalised.sitePostTag = filterTag('filter[site_post_tag]', filter.sitePostTag);
   if (filter.datePostedMin !== undefined && filter.datePostedMax !== undefined && filter.datePostedMin > filter.datePostedMax) {
     throw AppError.badParameter('filter[date_posted]', 'The minimum of filter[date_posted] is after its maximum.');
   }
