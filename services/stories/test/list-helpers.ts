@@ -39,7 +39,7 @@ function valueOf(story: Fixture, key: keyof Fixture): number | null {
   return Number(value);
 }
 
-/** The order of contract.md §10: by value, nulls last both ways, ties by id in the same direction. */
+/** The order of docs/api/lists.md, "Sorting": by value, nulls last both ways, ties by id in the same direction. */
 export function ordered(stories: Fixture[], key: keyof Fixture, direction: 'asc' | 'desc'): string[] {
   const sign = direction === 'asc' ? 1 : -1;
   return [...stories]

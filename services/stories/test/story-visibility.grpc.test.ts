@@ -3,7 +3,7 @@ import { ErrorCode } from '@inkwell/errors';
 import { caller, startStories, type StoriesHarness } from './harness.js';
 
 /**
- * The visibility matrix of contract.md §5: the author with and without read_stories, another
+ * The visibility matrix of docs/api/stories.md, "Endpoints": the author with and without read_stories, another
  * user and an app-only caller, over every read of stories and chapters.
  */
 describe('visibility of drafts', () => {

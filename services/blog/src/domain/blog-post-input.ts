@@ -1,7 +1,7 @@
 import { BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@inkwell/limits';
-/** Longest title in characters (contract §10). */
+/** Longest title in characters (docs/api/blog.md, "The blog_post resource"). */
 export const MAX_TITLE_LENGTH = 200;
-/** Largest content in bytes of UTF-8 (contract §10: "any other text ≤ 1 MiB"). */
+/** Largest content in bytes of UTF-8 (docs/api/blog.md, "The blog_post resource": at most 1 MiB). */
 export const MAX_CONTENT_BYTES = 1024 * 1024;
 /** Most tags on one post. */
 export const MAX_TAGS = 10;
@@ -60,7 +60,7 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; problems: Probl
  */
 export const normaliseTag: (tag: string) => string = normaliseBlogTag;
 
-/** Validates a new user post (contract §10: title and content required; lengths). */
+/** Validates a new user post (docs/api/blog.md, "The blog_post resource": title and content required; lengths). */
 export function validateNewPost(input: NewPostInput): Validated<ValidPost> {
   const problems: Problem[] = [];
   const title = checkTitle(input.title, problems);

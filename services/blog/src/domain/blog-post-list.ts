@@ -4,7 +4,7 @@ import { isId } from './blog-post.js';
 /** Sort fields of GET /blog-posts. */
 export type SortField = 'date_posted' | 'num_views' | 'relevance';
 
-/** Sort direction; ties are broken by id in the same direction (contract §10). */
+/** Sort direction; ties are broken by id in the same direction (docs/api/lists.md, "Sorting"). */
 export type SortDirection = 'asc' | 'desc';
 
 /** One sort field and its direction. */
@@ -13,10 +13,10 @@ export interface BlogPostSort {
   readonly direction: SortDirection;
 }
 
-/** The default order of blog post lists (contract §6). */
+/** The default order of blog post lists (docs/api/blog.md, "GET /blog-posts"). */
 export const DEFAULT_SORT: BlogPostSort = { field: 'date_posted', direction: 'desc' };
 
-/** Page size when none is asked for, and the largest allowed (contract §6). */
+/** Page size when none is asked for, and the largest allowed (docs/api/blog.md, "GET /blog-posts"). */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 /** Most ids `filter[ids]` may name. */

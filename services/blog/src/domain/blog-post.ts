@@ -31,7 +31,7 @@ export interface Caller {
 
 /**
  * Whose views count once per 24 hours: the user across all their apps, or the app for app-only
- * tokens (contract §10). Internal callers without either are no reader.
+ * tokens (docs/api/blog.md, "Views"). Internal callers without either are no reader.
  */
 export type Reader = { kind: 'user'; userId: string } | { kind: 'app'; appId: string };
 
@@ -47,10 +47,10 @@ export function readerKey(reader: Reader): string {
   return reader.kind === 'user' ? `u:${reader.userId}` : `a:${reader.appId}`;
 }
 
-/** The scope every blog write needs (contract §5). */
+/** The scope every blog write needs (docs/api/blog.md, "Writing"). */
 export const WRITE_SCOPE = 'write_blog_posts';
 
-/** How long one reader's view of one post is counted once (contract §10). */
+/** How long one reader's view of one post is counted once (docs/api/blog.md, "Views"). */
 export const VIEW_WINDOW_SECONDS = 24 * 60 * 60;
 
 /** True when `id` is a positive integer that fits a Postgres bigint. */

@@ -1,4 +1,4 @@
-/** Target length of an intro in characters (contract §3: "first ~300 chars of the text"). */
+/** Target length of an intro in characters (docs/api/blog.md, "The blog_post resource": about 300 characters). */
 export const INTRO_LENGTH = 300;
 
 const BLOCK_BOUNDARY = /<\/?(?:p|br|hr|blockquote|pre|li|ul|ol|h[1-6]|table|thead|tbody|tr|th|td)\b[^>]*>/gi;

@@ -259,7 +259,7 @@ export class BlogPostService {
   }
 }
 
-/** The caller's user id when it may write blog posts (contract §5), else the matching error. */
+/** The caller's user id when it may write blog posts (docs/api/blog.md, "Writing"), else the matching error. */
 function requireWriter(caller: Caller): string {
   if (caller.userId === undefined) {
     if (caller.appId === undefined) throw new AppError(ErrorCode.UNAUTHENTICATED, 'Writing blog posts needs a signed-in user.', { details: [{ reason: 'invalid_token' }] });

@@ -1,17 +1,17 @@
-/** The sort fields of private-message lists (story-api.md: `read` and `date_sent`). */
+/** The sort fields of private-message lists (docs/api/messages.md, "Listing: sort and pages": `read` and `date_sent`). */
 export type MailboxSortField = 'date_sent' | 'read';
 
-/** One sort field and its direction; ties are broken by id in the same direction (contract §10). */
+/** One sort field and its direction; ties are broken by id in the same direction (docs/api/messages.md, "Listing: sort and pages"). */
 export interface MailboxOrder {
   field: MailboxSortField;
   descending: boolean;
 }
 
-/** Default and largest page size of private-message lists (story-api.md "Limits"). */
+/** Default and largest page size of private-message lists (docs/api/messages.md, "Listing: sort and pages"). */
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
-/** The default order: newest first (contract §6). */
+/** The default order: newest first (docs/api/messages.md, "Listing: sort and pages"). */
 export const DEFAULT_ORDER: MailboxOrder = { field: 'date_sent', descending: true };
 
 /** A list request as it arrives, before defaults and rules. Unset fields were not given. */
@@ -68,11 +68,11 @@ export interface MailboxProblem {
 }
 
 /**
- * Applies the defaults and rules of story-api.md "Private messages" to a list request of
+ * Applies the defaults and rules of docs/api/messages.md, "Listing: filters" to a list request of
  * `callerId`:
  * - `sent` defaults to false and `received` to true; both false is `invalid_filter_combination`.
  * - `userId` equal to the caller means the whole mailbox, any other user the conversation
- *   between the two (contract §10).
+ *   between the two (docs/api/messages.md, "Who sees what").
  * - An empty `subjectContains`/`contentContains` filters nothing (every text contains "").
  * - `dateSentMin` after `dateSentMax` is refused (`filter[date_sent]`).
  * - Page number from 1 (0 means 1), size 1–1000 (0 means 100).

@@ -13,10 +13,10 @@ export interface PrivateMessage {
   read: boolean;
 }
 
-/** Longest subject, in characters (Unicode code points) as sent (contract §10). */
+/** Longest subject, in characters (Unicode code points) as sent (docs/api/messages.md, "The private_message resource"). */
 export const SUBJECT_MAX_CHARS = 200;
 
-/** Largest content, in bytes of UTF-8 (1 MiB, contract §10 "any other text ≤ 1 MiB"). */
+/** Largest content, in bytes of UTF-8 (1 MiB, docs/api/messages.md, "The private_message resource"). */
 export const CONTENT_MAX_BYTES = 1024 * 1024;
 
 /** What a sender writes. */
@@ -32,7 +32,7 @@ export interface DraftProblem {
 }
 
 /**
- * Checks a draft against contract §10: subject and content are required and non-empty after
+ * Checks a draft against docs/api/messages.md, "The private_message resource": subject and content are required and non-empty after
  * trimming; the subject has at most 200 characters and the content at most 1 MiB of UTF-8,
  * both counted as sent (the gateway counts the same way). Returns
  * every problem, in attribute order; empty when the draft may be sent.

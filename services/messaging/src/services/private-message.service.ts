@@ -25,7 +25,7 @@ export interface MessageChanges {
 }
 
 /**
- * The rules of private messages (story-api.md "Private messages", contract.md §5, §10): a
+ * The rules of private messages (docs/api/messages.md, "Who sees what"; docs/api/messages.md, "Endpoints"): a
  * caller only ever sees messages they sent or received; everything else is NOT_FOUND, as if it
  * did not exist. Every method needs a signed-in user (UNAUTHENTICATED otherwise).
  */

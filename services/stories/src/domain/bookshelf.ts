@@ -1,6 +1,6 @@
 import type { Viewer } from './story.js';
 
-/** The scope that reveals one's own private bookshelves (contract.md §5). */
+/** The scope that reveals one's own private bookshelves (docs/api/stories.md, "Bookshelves in story lists"). */
 export const READ_BOOKSHELVES = 'read_bookshelves';
 
 /** A bookshelf as the stories service copies it from the bookshelves events. */

@@ -1,5 +1,5 @@
 /**
- * Hotness (contract.md §8): exponentially decayed engagement, so a story rises with recent
+ * Hotness (docs/api/stories.md, "Counts, rating and hotness"): exponentially decayed engagement, so a story rises with recent
  * views, likes and comments and sinks as they age.
  *
  *   hotness = log2( Σ weight(e) · 2^((time(e) − EPOCH) / HALF_LIFE) )

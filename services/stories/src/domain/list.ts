@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor } from '@inkwell/keyset';
 
-/** The sort fields of story lists (story-api.md); `relevance` needs a query, `date_added` a bookshelf. */
+/** The sort fields of story lists (docs/api/stories.md, "GET /stories"); `relevance` needs a query, `date_added` a bookshelf. */
 export type StorySortField =
   | 'date_published'
   | 'hotness'
@@ -14,7 +14,7 @@ export type StorySortField =
   | 'num_dislikes'
   | 'date_added';
 
-/** Sort direction; ties are broken by id in the same direction (contract.md §10). */
+/** Sort direction; ties are broken by id in the same direction (docs/api/lists.md, "Sorting"). */
 export type SortDirection = 'asc' | 'desc';
 
 /** One sort field with its direction. */
@@ -23,10 +23,10 @@ export interface Sort<Field extends string = StorySortField> {
   direction: SortDirection;
 }
 
-/** The default sort of story lists (contract.md §6). */
+/** The default sort of story lists (docs/api/lists.md, "Sorting"). */
 export const DEFAULT_STORY_SORT: Sort = { field: 'date_published', direction: 'desc' };
 
-/** Page sizes of cursor lists (contract.md §6). */
+/** Page sizes of cursor lists (docs/api/lists.md, "Cursor pagination"). */
 export const PAGE_SIZE = { default: 20, max: 100 } as const;
 
 /**

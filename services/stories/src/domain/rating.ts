@@ -2,7 +2,7 @@
 const Z = 1.959963984540054;
 
 /**
- * A story's rating (contract.md §3): the lower bound of the 95% Wilson score interval of the
+ * A story's rating (docs/api/stories.md, "Counts, rating and hotness"): the lower bound of the 95% Wilson score interval of the
  * share of likes among likes + dislikes, scaled to 0–100 and rounded; null while nobody voted.
  * The lower bound rewards certainty: 10 likes of 10 votes rate below 100 likes of 100.
  */

@@ -10,7 +10,7 @@ export const STORY_STATUSES: readonly StoryStatus[] = ['complete', 'incomplete',
 /** Every content rating, mildest first. */
 export const CONTENT_RATINGS: readonly ContentRating[] = ['everyone', 'teen', 'mature'];
 
-/** Length limits of contract.md §10, in characters (titles, short descriptions) or UTF-8 bytes (text). */
+/** Length limits of docs/api/stories.md, "Writing", in characters (titles, short descriptions) or UTF-8 bytes (text). */
 export const LIMITS = {
   title: 200,
   shortDescription: 300,
@@ -51,7 +51,7 @@ export interface Story {
   chapterIds: string[];
 }
 
-/** Who is asking, as far as visibility rules care (the caller of contract.md §5). */
+/** Who is asking, as far as visibility rules care (the caller of docs/api/stories.md, "Endpoints"). */
 export interface Viewer {
   userId?: string;
   appId?: string;
@@ -67,14 +67,14 @@ export function canSeeDraftsOf(authorId: string, viewer: Viewer): boolean {
 }
 
 /**
- * How a viewer may see one draft-or-published item by id (contract.md §5):
+ * How a viewer may see one draft-or-published item by id (docs/api/stories.md, "Endpoints"):
  * - `visible`: published, or the viewer's own draft with read_stories;
  * - `needs_scope`: the viewer's own draft without read_stories (403 insufficient_scope);
  * - `hidden`: someone else's draft (404, as if it did not exist).
  */
 export type Access = 'visible' | 'needs_scope' | 'hidden';
 
-/** Applies contract.md §5 to an item by `authorId` that is `published` or not. */
+/** Applies the visibility rule of docs/api/stories.md, "Endpoints" to an item by `authorId` that is `published` or not. */
 export function accessTo(authorId: string, published: boolean, viewer: Viewer): Access {
   if (published) return 'visible';
   if (viewer.userId !== authorId) return 'hidden';
@@ -86,7 +86,7 @@ export function isEntityId(id: string): boolean {
   return /^[1-9][0-9]{0,18}$/.test(id) && BigInt(id) <= 9223372036854775807n;
 }
 
-/** Length of `text` in characters (code points), as contract.md §10 counts them. */
+/** Length of `text` in characters (code points), as docs/api/lists.md, "Write bodies" counts them. */
 export function characterLength(text: string): number {
   let length = 0;
   for (const _ of text) length++;

@@ -1,7 +1,7 @@
 import type { Redis } from '@inkwell/redis';
 import { AppError, ErrorCode } from '@inkwell/errors';
 
-/** How long one reader's read of one chapter counts as the same view (contract.md §10). */
+/** How long one reader's read of one chapter counts as the same view (docs/api/stories.md, "Counts, rating and hotness"). */
 export const VIEW_WINDOW_SECONDS = 24 * 60 * 60;
 
 /** Remembers in Redis who read which chapter recently, so a view is counted once per 24 hours. */

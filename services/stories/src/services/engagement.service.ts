@@ -7,9 +7,9 @@ import type { EngagementRepository } from '../repositories/engagement.repository
 import type { PageInput, StoryService } from './story.service.js';
 import { checkText, Problems } from './validation.js';
 
-/** The scope of votes (contract §4). */
+/** The scope of votes (docs/api/stories.md, "Votes and comments"). */
 export const WRITE_RATINGS = 'write_ratings';
-/** The scope of comment writes (contract §4). */
+/** The scope of comment writes (docs/api/stories.md, "Votes and comments"). */
 export const WRITE_COMMENTS = 'write_comments';
 
 const COMMENT_ORDER = 'comment.asc';
@@ -87,7 +87,7 @@ function requireUser(viewer: Viewer, scope: string): string {
   return viewer.userId;
 }
 
-/** Votes and comments need a published story: another's draft is 404, one's own draft 422 (contract §10). */
+/** Votes and comments need a published story: another's draft is 404, one's own draft 422 (docs/api/stories.md, "Votes and comments"). */
 function requirePublished(story: Story, viewer: Viewer, what: string): void {
   if (story.published) return;
   if (story.authorId !== viewer.userId) throw AppError.notFound('story');

@@ -5,7 +5,7 @@ import type { StoryRepository } from '../repositories/story.repository.js';
 import type { Tx } from '../repositories/story.rows.js';
 
 /**
- * Counts that readers drive, applied from the service's own events (contract.md §8) inside the
+ * Counts that readers drive, applied from the service's own events (docs/api/stories.md, "Counts, rating and hotness") inside the
  * consumer's transaction, which also records the event as processed: each event counts once.
  * Heat is added to published stories only; withdrawn votes and deleted comments cool nothing.
  */

@@ -89,7 +89,7 @@ export interface UpdateStoryInput {
 /** The most ids `filter[ids]` takes. */
 export const MAX_FILTER_IDS = 100;
 
-/** The rules about stories: visibility (contract.md §5), validation and publishing (§3, §10), lists (§6). */
+/** The rules about stories: visibility (docs/api/stories.md, "Endpoints"), validation and publishing (docs/api/stories.md, "Writing"; docs/api/stories.md, "Publishing rules"), lists (docs/api/stories.md, "GET /stories"). */
 export class StoryService {
   constructor(
     private readonly stories: StoryRepository,

@@ -4,7 +4,7 @@ const MAX_PASSWORD_LENGTH = 1024;
 /** Shortest accepted password. */
 export const MIN_PASSWORD_LENGTH = 10;
 
-/** Longest bio: contract §10's limit for free text (1 MiB, counted in UTF-8 bytes). */
+/** Longest bio: the limit for free text (docs/api/accounts.md, "Profiles") (1 MiB, counted in UTF-8 bytes). */
 export const MAX_BIO_BYTES = 1024 * 1024;
 
 const NAME = /^[\p{L}\p{N}_.-]{1,64}$/u;

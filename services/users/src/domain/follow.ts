@@ -36,5 +36,5 @@ export function decodeFollowPosition(value: string): FollowPosition | undefined 
   return { dateMicros, id };
 }
 
-/** Default and largest page sizes of follow lists (contract §6). */
+/** Default and largest page sizes of follow lists (docs/api/lists.md, "Cursor pagination"). */
 export const FOLLOW_PAGE = { defaultSize: 20, maxSize: 100 } as const;

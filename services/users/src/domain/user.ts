@@ -21,7 +21,7 @@ export interface Viewer {
   scopes: readonly string[];
 }
 
-/** Applies contract.md §5: `email` is shown only to the user themself, and only with read_user. */
+/** Applies the `user` row of docs/api/foundation.md, "Resource types": `email` is shown only to the user themself, and only with read_user. */
 export function visibleTo(user: User, viewer: Viewer): VisibleUser {
   const { email, ...rest } = user;
   return viewer.userId === user.id && viewer.scopes.includes('read_user') ? { ...rest, email } : rest;

@@ -13,8 +13,8 @@ export interface FollowList {
 const FOLLOWED_POINTER = '/data/relationships/followed';
 
 /**
- * The rules about follows (story-api.md POST /users/:id/following, DELETE …/:following_id;
- * contract §3, §7, §10): only the follower themself may follow or unfollow; following twice is a
+ * The rules about follows (POST /users/:id/following, DELETE …/:following_id;
+ * docs/api/accounts.md, "Follows"): only the follower themself may follow or unfollow; following twice is a
  * conflict; following yourself or a user that does not exist fails validation on the `followed`
  * relationship. Counts and events are kept exact by the repository (see FollowRepository).
  */
@@ -66,7 +66,7 @@ function requireSelf(caller: Viewer, followerId: string, message: string): void 
   if (caller.userId === undefined || caller.userId !== followerId) throw AppError.forbidden(message);
 }
 
-/** contract §10: a relationship naming a missing resource is 422. */
+/** A relationship naming a missing resource is 422 (docs/api/foundation.md, "Errors"). */
 function noSuchUser(): AppError {
   return AppError.validation(FOLLOWED_POINTER, 'There is no user with this id.');
 }

@@ -45,7 +45,7 @@ function invalidGrant(message: string): AppError {
   return new AppError(ErrorCode.UNAUTHENTICATED, message, { details: [{ reason: 'invalid_grant' }] });
 }
 
-/** contract §5/§10: an unknown, expired or revoked access token. */
+/** An unknown, expired or revoked access token (docs/api/auth.md, "The token check on API requests"). */
 function invalidToken(): AppError {
   return new AppError(ErrorCode.UNAUTHENTICATED, 'The access token is unknown, expired or revoked.', { details: [{ reason: 'invalid_token' }] });
 }
