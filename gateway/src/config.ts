@@ -97,7 +97,7 @@ export const gatewayEnvSchema = z
  * Authentication and limits (docs/api/auth.md, "The token check on API requests"; docs/api/auth.md, "Rate limits"): `rateLimit` is the fixed window (default 5 min)
  * with the allowance per access token and per client address for requests without a valid
  * token; `credentials` are the per-address budgets of sign-in, sign-up and the OAuth endpoints
- * (docs/api/auth.md "Credentials endpoints"); `tokenCache` bounds the in-process cache of resolved tokens (entries, and how long one
+ * (docs/api/auth.md, "Credentials endpoints"); `tokenCache` bounds the in-process cache of resolved tokens (entries, and how long one
  * is trusted before the users service is asked again). `trustProxy` makes the gateway believe
  * `X-Forwarded-For` (the last hop is the client address) and `X-Forwarded-Proto`; only set it
  * behind a proxy that overwrites them. `cookieSecure` `auto` marks the session cookie Secure

@@ -45,7 +45,7 @@ async function signInFrom(address: string, login: string, password: string): Pro
   return browser.post('/signin', fields);
 }
 
-describe('credentials endpoints are throttled by their source (docs/api/auth.md "Credentials endpoints")', () => {
+describe('credentials endpoints are throttled by their source (docs/api/auth.md, "Credentials endpoints")', () => {
   it("a stranger's six wrong passwords from one address do not stop the owner signing in from another", async () => {
     const stranger = freshAddress();
     const statuses: number[] = [];
@@ -148,7 +148,7 @@ describe('per-user caps of the users service on the developer page (docs/api/acc
   });
 });
 
-describe('anonymous page visits write nothing to Redis (docs/api/auth.md "Pages, sessions and CSRF")', () => {
+describe('anonymous page visits write nothing to Redis (docs/api/auth.md, "Pages, sessions and CSRF")', () => {
   it('1,000 anonymous visits of /signin, /signup and /oauth/authorize add at most one key (the CSRF key) under the system prefix', async () => {
     expect(stack.system.redisKeyPrefix).not.toBe('');
     const pattern = `${stack.system.redisKeyPrefix}*`;

@@ -36,7 +36,7 @@ const postRaw = (body: unknown, key: string): Promise<Answer> => client.call('PO
 const myStoriesTitled = async (title: string, token = author.token): Promise<string[]> =>
   (await client.walk('/users/me/stories?page[size]=100', token)).filter((story) => story.attributes.title === title).map((story) => story.id);
 
-describe('Idempotency-Key on POST (docs/api/foundation.md "Idempotent POSTs")', () => {
+describe('Idempotency-Key on POST (docs/api/foundation.md, "Idempotent POSTs")', () => {
   it('answers a repeated request with the first answer, marked as a replay, and creates once', async () => {
     const key = newKey();
     const first = await post(storyBody('Once only'), key);

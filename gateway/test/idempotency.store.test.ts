@@ -40,7 +40,7 @@ function route(answers: (ApiResponse | Error)[]) {
 
 const created: ApiResponse = { status: 201, headers: { Location: 'http://x/api/v1/things/1' }, document: { data: null, links: { self: 'http://x/api/v1/things/1' } } };
 
-describe('withIdempotency (docs/api/foundation.md "Idempotent POSTs")', () => {
+describe('withIdempotency (docs/api/foundation.md, "Idempotent POSTs")', () => {
   it('keeps no answer of a server failure: the retry runs again and its answer is kept', async () => {
     const thing = route([new AppError(ErrorCode.UNAVAILABLE, 'the backend is down'), created]);
     const key = randomUUID();

@@ -38,7 +38,7 @@ const chapters = (fields: string | undefined, token = reader.token) =>
 const chapterViews = async (id: string): Promise<number> =>
   ok(answer(await client.typed.GET('/chapters/{id}', { params: { path: { id } }, headers: client.auth(writer.token) }))).data!.attributes.num_views as number;
 
-describe('GET /stories/:id/chapters with content (docs/api/stories.md "Chapter lists with content")', () => {
+describe('GET /stories/:id/chapters with content (docs/api/stories.md, "Chapter lists with content")', () => {
   it('returns content and content_html only when fields[chapter] names them', async () => {
     // As the author, whose reads count no views (the next test counts them).
     const plain = ok(await chapters(undefined, writer.token)).data!;

@@ -64,7 +64,7 @@ export function looksLikeAccessToken(token: string): boolean {
  * expired and revoked tokens are remembered too, so repeating a bad token costs no lookup
  * either (tokens are random, so a hash that is unknown now cannot become valid later), but in a
  * second, separate LRU: however many distinct unknown tokens arrive, they only evict each other,
- * never a valid token (docs/api/auth.md "The token check").
+ * never a valid token (docs/api/auth.md, "The token check").
  * Revocations reach the cache through {@link AccessTokenResolver.evict} (the Redis revocation
  * channel and the gateway's own /oauth/revoke).
  */

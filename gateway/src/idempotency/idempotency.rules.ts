@@ -1,4 +1,4 @@
-/** The request header that makes a POST idempotent (docs/api/foundation.md "Idempotent POSTs"). */
+/** The request header that makes a POST idempotent (docs/api/foundation.md, "Idempotent POSTs"). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** The response header marking an answer replayed from the idempotency store. */
 export const IDEMPOTENCY_REPLAY_HEADER = 'Idempotent-Replayed';

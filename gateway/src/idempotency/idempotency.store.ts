@@ -24,7 +24,7 @@ export interface IdempotencyStoreOptions {
 }
 
 /**
- * Idempotency keys in Redis (docs/api/foundation.md "Idempotent POSTs"): `begin` claims a key for
+ * Idempotency keys in Redis (docs/api/foundation.md, "Idempotent POSTs"): `begin` claims a key for
  * a request atomically (SET NX) or returns what the key already holds; `finish` replaces the
  * claim with the answer for `ttlSeconds`; `abandon` drops the claim (a 5xx answer, so that a
  * retry runs again). Redis failures are 503 `unavailable`.

@@ -1,4 +1,4 @@
-/** Where the reference pages live (served by the gateway, docs/api/foundation.md "Reference"). */
+/** Where the reference pages live (served by the gateway, docs/api/reference.md, "Error pages"). */
 export const DOCS_PATH = '/docs';
 
 /**

@@ -15,7 +15,7 @@ export interface FilterKind<T> {
   normalise(value: T): string;
 }
 
-/** The syntax of a filter value for the API document (docs/api/lists.md "Filters"). */
+/** The syntax of a filter value for the API document (docs/api/lists.md, "Filters"). */
 export interface FilterDoc {
   /** The syntax in words, e.g. "min,max of integers, either side optional". */
   readonly syntax: string;

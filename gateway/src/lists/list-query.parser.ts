@@ -148,7 +148,7 @@ function unknownParameter(name: string): AppError {
   return AppError.badParameter(name, `Unknown query parameter "${name}".`);
 }
 
-/** No value of the API may hold U+0000 (docs/api/lists.md "Query parameters"). */
+/** No value of the API may hold U+0000 (docs/api/lists.md, "Query parameters"). */
 function nulCharacter(name: string): AppError {
   return AppError.badParameter(name, `${name} must not contain the NUL character (U+0000).`);
 }

@@ -109,7 +109,7 @@ function resourceObjectOf(body: unknown, type: string): JsonObject {
 }
 
 /**
- * JSON:API's structure of one relationship (docs/api/lists.md "Write bodies", step 1): an object
+ * JSON:API's structure of one relationship (docs/api/lists.md, "Write bodies", step 1): an object
  * with `data`, which is null, a resource identifier object or an array of them. Anything else
  * is not a JSON:API document: 400 `invalid_body` at the relationship's pointer. Whether the
  * linkage fits the relationship (to-one or to-many, its type and id) is step 4's 422.

@@ -60,7 +60,7 @@ export function registerAuthorizeRoutes(app: EgApp, deps: AuthorizeRoutesDeps): 
   /**
    * Checks the request; answers the problems itself and returns undefined, or the valid request.
    * `signedIn` false: nobody has signed in yet, so even an error the client's own redirect URI
-   * could receive is shown as a page (docs/api/auth.md "Where errors go": anyone can register an
+   * could receive is shown as a page (docs/api/auth.md, "Authorization requests", where errors go: anyone can register an
    * app, so a redirect from our origin must not be a free trampoline, RFC 9700 §4.11).
    */
   const check = async (

@@ -8,7 +8,7 @@ const CREDENTIAL_ENDPOINTS: ReadonlySet<string> = new Set(['/oauth/token', '/oau
 
 /**
  * The per-address budget of the OAuth credentials endpoints (`POST /oauth/token`, `/revoke`,
- * `/introspect`; docs/api/auth.md "Credentials endpoints"). Failures are what counts: every 4xx
+ * `/introspect`; docs/api/auth.md, "Credentials endpoints"). Failures are what counts: every 4xx
  * answer (a wrong client secret, an unknown code or refresh token, a malformed request) is one
  * credential attempt on the client address's window, shared with sign-in and sign-up. Once the
  * window is used up, every request from that address is answered `429` with `Retry-After` and

@@ -19,7 +19,7 @@ export interface TokenRoutesDeps {
   readonly logger: Logger;
 }
 
-/** The grant types this server offers (docs/api/auth.md "Token endpoint"); any other is `unsupported_grant_type`. */
+/** The grant types this server offers (docs/api/auth.md, "Token endpoint"); any other is `unsupported_grant_type`. */
 export const SUPPORTED_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token', 'client_credentials'];
 
 /** Parameters that must not repeat in a token request (RFC 6749 §3.2). */

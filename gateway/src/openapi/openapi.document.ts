@@ -73,7 +73,7 @@ const INFO_DESCRIPTION = [
   'Lists, filters, sorting, pages, `include` and `fields` behave as docs/api/lists.md says; errors carry a stable `code`',
   'and `links.about` pointing at `/docs/errors/<code>`. Every response has `X-Request-Id` and, when the request was counted,',
   '`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. A known path with another method is `405` with `Allow`.',
-  'POST requests take an optional `Idempotency-Key` (docs/api/foundation.md "Idempotent POSTs").',
+  'POST requests take an optional `Idempotency-Key` (docs/api/foundation.md, "Idempotent POSTs").',
 ].join(' ');
 
 class DocumentBuilder {

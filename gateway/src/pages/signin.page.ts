@@ -31,7 +31,7 @@ export interface AccountPagesDeps {
  * straight on to `return_to`.
  *
  * Before the users service is asked, each attempt is counted by its source (CredentialThrottle,
- * docs/api/auth.md "Credentials endpoints"): on the client address's window (sign-in and sign-up
+ * docs/api/auth.md, "Credentials endpoints"): on the client address's window (sign-in and sign-up
  * alike; over it: 429 with Retry-After) and, for a sign-in, on the window of that login from that
  * address (over it: 429 too; a successful sign-in resets it). So a stranger's failures slow the
  * stranger, not the account's owner signing in from elsewhere.

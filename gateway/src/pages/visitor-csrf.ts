@@ -34,7 +34,7 @@ export function visitorCsrfMatches(key: Buffer, nonce: string | undefined, submi
 
 /**
  * The server key of the stateless CSRF protection of the sign-in and sign-up forms
- * (docs/api/auth.md "Pages, sessions and CSRF"): 32 random bytes kept in ONE Redis key per
+ * (docs/api/auth.md, "Pages, sessions and CSRF"): 32 random bytes kept in ONE Redis key per
  * deployment (`redisKey`, created with SET NX by whichever gateway needs it first, never
  * expiring), so every gateway of the deployment signs and checks the same tokens while a
  * visitor's page costs no Redis write at all. Read once per process and then kept in memory;

@@ -65,7 +65,7 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
   state.route = route.pattern;
   const caller = state.caller;
   // `me` first: an app-only token on any `me` path is 401 invalid_token (there is no user behind
-  // it, docs/api/auth.md "The token check"), before the route's "acts as a user" 403.
+  // it, docs/api/auth.md, "The token check"), before the route's "acts as a user" 403.
   const params = resolveParams(route, match.values, caller);
   authorize(route, caller);
   const body = method === 'GET' ? undefined : await readJsonBody(req, deps.maxBodyBytes);

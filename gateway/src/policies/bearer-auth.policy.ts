@@ -38,7 +38,7 @@ const INVALID_TOKEN_MESSAGE = 'The access token is malformed, unknown, expired o
  *
  * A cached token costs a hash and a map lookup: no network round trip, no promise. A token the
  * cache does not know is counted on the client address's window BEFORE the users service is
- * asked (docs/api/auth.md "Rate limits"): over that allowance the request is answered 429
+ * asked (docs/api/auth.md, "Rate limits"): over that allowance the request is answered 429
  * without a lookup, so a flood of made-up tokens costs at most the anonymous allowance in
  * lookups. When the token turns out valid, that count is taken back and the request is counted
  * on the token's own window instead (by the rate-limit policy). Redis being unavailable for this

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from '@inkwell/redis';
 import { FixedWindowLimiter, type RateLimitWindow } from './fixed-window.limiter.js';
 
-/** The allowances of the credentials endpoints (docs/api/auth.md "Credentials endpoints"). */
+/** The allowances of the credentials endpoints (docs/api/auth.md, "Credentials endpoints"). */
 export interface CredentialLimits {
   /** Credential attempts per client address and window: sign-ins, sign-ups, failed OAuth requests. */
   readonly addressMax: number;

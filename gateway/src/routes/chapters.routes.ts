@@ -22,7 +22,7 @@ const CHAPTER_INCLUDES = ['story', 'story.author'];
  * GET /stories/:id/chapters: the chapters of a story the caller may see, in chapter order (no
  * sort, no filters), cursor pages of 20 (max 100). `content`/`content_html` only when named in
  * `fields[chapter]`; then a page ends early at the text budget and counts views
- * (docs/api/stories.md "Chapter lists with content").
+ * (docs/api/stories.md, "Chapter lists with content").
  */
 export const CHAPTER_LIST = defineListSpec({
   resource: CHAPTER_SCHEMA,

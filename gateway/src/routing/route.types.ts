@@ -47,7 +47,7 @@ export interface ApiRequest<P extends string = string> {
   readonly query: QueryParams;
   /** The parsed JSON body; undefined when the request has none. */
   readonly body: unknown;
-  /** The `Idempotency-Key` header as sent (POST only matters; docs/api/foundation.md "Idempotent POSTs"). */
+  /** The `Idempotency-Key` header as sent (POST only matters; docs/api/foundation.md, "Idempotent POSTs"). */
   readonly idempotencyKey?: string;
   /** Who is calling; pass it to every gRPC call as `{ caller }`. */
   readonly caller: CallerContext;

@@ -6,7 +6,7 @@ import type { RunningSystem } from './system.js';
 
 /**
  * Where the users service is and how to call it as the gateway (the only issuer it lets create
- * users' tokens and apps, docs/api/foundation.md "Internal calls"): a running system (its
+ * users' tokens and apps, docs/api/foundation.md, "Internal calls"): a running system (its
  * `addresses.users` and gateway key), or a gRPC address `host:port` with a signer whose issuer
  * is `gateway` (`KeyRing.signer('gateway')` of the test's key ring).
  */

@@ -5,7 +5,7 @@ const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transfo
 
 /** Where story search lives and how a new index is set up (docs/api/stories.md, "Search"). */
 const searchEnv = {
-  /** The OpenSearch cluster of story search (docs/api/foundation.md, docs/api/stories.md "Search"). */
+  /** The OpenSearch cluster of story search (docs/api/foundation.md, docs/api/stories.md, "Search"). */
   OPENSEARCH_URL: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:19200').transform((url) => url.replace(/\/+$/, '')),
   /** Prepended to every index and alias name, so several systems can share one cluster. */
   OPENSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9._-]*$/, 'lower-case letters, digits, dot, dash and underscore only').default(''),

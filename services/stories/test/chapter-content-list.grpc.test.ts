@@ -7,7 +7,7 @@ import { author, caller, startStories, type StoriesHarness } from './harness.js'
 /** A chapter text of about 1 MiB of plain words (its HTML is as large again). */
 const MEGABYTE_OF_WORDS = 'word '.repeat(209_715).trim();
 
-describe('ListChapters with include_content (docs/api/stories.md "Chapter lists with content")', () => {
+describe('ListChapters with include_content (docs/api/stories.md, "Chapter lists with content")', () => {
   let h: StoriesHarness;
   const writer = author('401');
   let storyId = '';

@@ -62,7 +62,7 @@ const COUNTER_CHECKS: readonly { check: string; sql: string }[] = [
     sql: `SELECT s.id::text, s.num_comments AS derived, (SELECT count(*) FROM stories.comments c WHERE c.story_id = s.id) AS recount FROM stories.stories s`,
   },
   {
-    // A counted view exists only as its StoryViewed event (docs/api/stories.md "Counts").
+    // A counted view exists only as its StoryViewed event (docs/api/stories.md, "Counts").
     check: 'stories.num_views',
     sql: `SELECT s.id::text, s.num_views AS derived, (SELECT count(*) FROM stories.outbox o WHERE o.key = s.id::text AND o.type = 'inkwell.stories.v1.StoryViewed') AS recount FROM stories.stories s`,
   },
@@ -150,7 +150,7 @@ export async function audit(pool: pg.Pool): Promise<AuditResult> {
 }
 
 /**
- * Compares the story search index (alias `<prefix>stories`, docs/api/stories.md "Search") with
+ * Compares the story search index (alias `<prefix>stories`, docs/api/stories.md, "Search") with
  * the published stories: every published story indexed at its row's current version, nothing
  * else indexed. Returns the disagreements (empty when they match).
  */

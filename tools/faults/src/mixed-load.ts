@@ -9,7 +9,7 @@ export interface RequestRecord {
   readonly end: number;
   /** HTTP status, or 0 for no answer. */
   readonly status: number;
-  /** A 503 carried Retry-After (docs/api/foundation.md "Readiness and backend outages"). */
+  /** A 503 carried Retry-After (docs/api/foundation.md, "Readiness and backend outages"). */
   readonly retryAfter: boolean;
   /** Network error code when no answer came. */
   readonly error?: string;

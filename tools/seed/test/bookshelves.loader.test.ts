@@ -15,7 +15,7 @@ const ORDINARY = 3000;
 /**
  * The bookshelves seed leaves both services' data as the running system would hold it: counts the
  * API shows match the items, and the stories service's copy (the source of shelf-filtered story
- * lists, docs/api/stories.md "Bookshelves in story lists") matches the shelves and the stories.
+ * lists, docs/api/stories.md, "Bookshelves in story lists") matches the shelves and the stories.
  */
 describe('seedBookshelves', () => {
   const logger = createLogger('seed-test');

@@ -65,14 +65,14 @@ export const CLIENT_LIMITS = {
   maxRedirectUris: 10,
   maxRedirectUriLength: 2000,
   /**
-   * Apps one user may own (docs/api/accounts.md "Applications"): every app has its own
+   * Apps one user may own (docs/api/accounts.md, "Applications"): every app has its own
    * client-credentials rate-limit window and counts as a reader of its own, so without a cap one
    * person could multiply their allowance or inflate view counts. Operator apps (no owner) are not capped.
    */
   maxPerOwner: 25,
 } as const;
 
-/** Limits of personal access tokens (docs/api/accounts.md "Personal access tokens"). */
+/** Limits of personal access tokens (docs/api/accounts.md, "Personal access tokens"). */
 export const PERSONAL_TOKEN_LIMITS = {
   /** Active (neither revoked nor expired) personal tokens one user may have: each has its own rate-limit window. */
   maxActivePerUser: 50,

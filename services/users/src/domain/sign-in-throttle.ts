@@ -1,6 +1,6 @@
 /**
  * Back-off after failed sign-ins: the per-account BACKSTOP against guessing spread over many
- * client addresses (docs/api/accounts.md "Sign-in"). The gateway throttles each source first
+ * client addresses (docs/api/accounts.md, "Sign-in"). The gateway throttles each source first
  * (5 attempts per login and address per 15 minutes, 20 credential attempts per address per
  * minute), so a single stranger never gets near these numbers and cannot lock the owner out;
  * only a distributed attack can, and then only for a while. Every sign-in attempt reserves one

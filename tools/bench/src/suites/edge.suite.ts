@@ -88,7 +88,7 @@ export const edgeSuite: Suite = {
     const urls: Record<Exclude<Target, 'bare'>, string> = { story: `${api}/stories/${story.id}`, user: `${api}/users/${story.author_id}`, browse: `${api}/stories` };
     const headers = { Authorization: `Bearer ${reader.token}` };
     // The stories service builds its search index when there is none (GET /stories is 503 until
-    // then, docs/api/stories.md "Rebuild"; about 8 minutes for a million stories here).
+    // then, docs/api/stories.md, "Search", the rebuild; about 8 minutes for a million stories here).
     for (const url of Object.values(urls)) {
       await eventually(async () => (await fetch(url, { headers })).status === 200, { timeoutMs: INDEX_WAIT_MS, intervalMs: 5_000 });
     }
