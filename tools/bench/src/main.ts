@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     seedDemoData: false,
     // Plain topic names, as in a deployment: the consumers find their topics in place (a fresh
     // test namespace starts empty, and a consumer may start before the producer created them).
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000', BENCH_NOAUTH: 'true', KAFKA_NAMESPACE: '' },
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000', BENCH_NOAUTH: 'true', KAFKA_NAMESPACE: '', OPENSEARCH_INDEX_PREFIX: searchIndexPrefix(values.database) },
   });
   const users = createGrpcClient(UsersService, system.addresses.users ?? fail('no users service'), { defaultDeadlineMs: 15_000, ...system.keys.clientOptions('gateway') });
   const context: BenchContext = {
@@ -173,3 +173,12 @@ main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
+
+/**
+ * The search index prefix of a benchmark database: fixed per database, so the story index built
+ * once (`npm run search:rebuild` with this prefix, or the stories service's first start) is reused
+ * by every later run instead of being rebuilt from a million rows each time.
+ */
+function searchIndexPrefix(database: string): string {
+  return `${database.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}.`;
+}
