@@ -132,8 +132,10 @@ export async function startDedicatedKafka(name: string): Promise<DedicatedServer
   const log4j = join(home, 'log4j.properties');
   writeFileSync(log4j, ['log4j.rootLogger=WARN, stdout', 'log4j.appender.stdout=org.apache.log4j.ConsoleAppender', 'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout', 'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n', ''].join('\n'));
   const common = ['-Xms128m', '-Xmx384m', '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${log4j}`, '-cp', `${libs}/*`];
-  // A KRaft cluster id is a base64url UUID (22 characters); making it here saves a JVM start.
-  const format = new JvmProcess('java', [...common, 'kafka.tools.StorageTool', 'format', '-t', randomBytes(16).toString('base64url'), '-c', properties], join(home, 'format.log'));
+  // A KRaft cluster id is a base64url UUID (22 characters); making it here saves a JVM start. It is
+  // passed as `--cluster-id=<id>`: one id in 64 starts with '-', which the tool's argument parser
+  // would otherwise take for an option (the format then fails with "expected one argument").
+  const format = new JvmProcess('java', [...common, 'kafka.tools.StorageTool', 'format', `--cluster-id=${randomBytes(16).toString('base64url')}`, '-c', properties], join(home, 'format.log'));
   format.spawn();
   await until(async () => !format.alive(), { timeoutMs: 60_000, intervalMs: 200, what: 'kafka storage format' });
   if (!existsSync(join(home, 'data', 'meta.properties'))) throw new Error(`kafka storage format failed:\n${format.log()}`);
