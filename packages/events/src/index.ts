@@ -5,3 +5,4 @@ export { EventConsumer, createConsumer, decodeEnvelope, type EventConsumerOption
 export { createKafka, ensureTopics, kafkaClientConfig, namespaced, subscriptionsOf, type KafkaOptions, type TopicSpec } from './kafka.js';
 export { BatchEventConsumer, createBatchConsumer, type BatchConsumerOptions, type BatchHandler } from './batch-consumer.js';
 export { registerEventMetrics, type EventMetricsOptions } from './event-metrics.js';
+export { openServiceDatabase, type ServiceDatabaseOptions } from './service-database.js';
