@@ -120,7 +120,10 @@ describe('gateway over HTTP with the real users service', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ status: 'ok', down: ['users'], dependencies: { users: 'down', stories: 'up' } });
 
-    const { response, body: answer } = await get('/api/v1/users/1');
+    // The caller's own record: never served from the public cache (docs/api/foundation.md,
+    // "Caching at the edge"), so it needs the users service. Another user's public profile may
+    // still be answered from the cache during the outage.
+    const { response, body: answer } = await get('/api/v1/users/me');
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(answer.errors?.[0]).toMatchObject({ status: '503', code: 'unavailable' });
