@@ -26,7 +26,7 @@ const THIS_FILE = relative(ROOT, import.meta.filename).split(sep).join('/');
 
 /**
  * Citations of outside documents. The words are assembled here so that this file does not match
- * its own patterns: the contract (by file name or as "contract §N"), the original specification
+ * its own patterns: the contract (by its file name, or its name followed by a section sign), the original specification
  * file, and any path into the sibling `shared` folder.
  */
 const OUTSIDE_CITATIONS: readonly RegExp[] = [
@@ -36,15 +36,18 @@ const OUTSIDE_CITATIONS: readonly RegExp[] = [
   new RegExp(['\\.\\./', 'shared'].join('')),
 ];
 
+/** How those lines cite the contract's sections, assembled so this file does not match its own patterns. */
+const CONTRACT_SECTION = ['contract', '.md §'].join('');
+
 /**
  * Migrations already applied somewhere are immutable: the migrator compares each applied
  * migration's checksum with its file and refuses to start on a difference, so their opening
  * comments keep the wording they were applied with. Only these exact lines are tolerated.
  */
 const APPLIED_MIGRATION_LINES: ReadonlyMap<string, string> = new Map([
-  ['services/stories/migrations/0001_stories.sql', '-- Stories, their chapters and the tag catalogue (contract.md §3). Counts that readers drive'],
-  ['services/stories/migrations/0004_ratings_comments.sql', '-- Votes and comments (contract.md §4). The counts on stories (num_likes, num_dislikes, rating,'],
-  ['services/users/migrations/0001_users.sql', '-- Accounts and public profiles. Counts are maintained from events (contract.md §8).'],
+  ['services/stories/migrations/0001_stories.sql', `-- Stories, their chapters and the tag catalogue (${CONTRACT_SECTION}3). Counts that readers drive`],
+  ['services/stories/migrations/0004_ratings_comments.sql', `-- Votes and comments (${CONTRACT_SECTION}4). The counts on stories (num_likes, num_dislikes, rating,`],
+  ['services/users/migrations/0001_users.sql', `-- Accounts and public profiles. Counts are maintained from events (${CONTRACT_SECTION}8).`],
 ]);
 
 /** `docs/api.md` or `docs/api/<page>.md`, optionally followed by `, "<section>"` or ` "<section>"`. */
@@ -165,7 +168,7 @@ describe('the citation checks themselves', () => {
   it('tolerate an applied migration only on its recorded line', () => {
     const [path, line] = [...APPLIED_MIGRATION_LINES][0] ?? ['', ''];
     expect(outsideCitations(file(path, line))).toEqual([]);
-    expect(outsideCitations(file(path, `${line}\n-- (contract.md §9)`))).toHaveLength(1);
+    expect(outsideCitations(file(path, `${line}\n-- (${CONTRACT_SECTION}9)`))).toHaveLength(1);
   });
 
   it('accept a cited heading, in full, shortened to its leading words, or wrapped over comment lines', () => {
