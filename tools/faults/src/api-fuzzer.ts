@@ -1,8 +1,8 @@
+import { eventually } from '@inkwell/testing';
 import fc from 'fast-check';
 import type pg from 'pg';
 import { callApi, type ApiAnswer, type ApiRequest } from './api-client.js';
 import { audit, drained, OUTBOX_SCHEMAS } from './consistency.audit.js';
-import { until } from './until.js';
 import type { Actor } from './world.js';
 
 /** One operation of the API document (GET /api/v1/openapi.json). */
@@ -170,7 +170,7 @@ export interface FuzzOptions {
 export async function fuzzApi(options: FuzzOptions): Promise<void> {
   const document = (await (await fetch(`${options.apiUrl}/openapi.json`)).json()) as OpenApiDocument;
   const tables = await fingerprintTables(options.pool);
-  const settle = () => until(async () => drained(await audit(options.pool)), { timeoutMs: 30_000, intervalMs: 100, what: 'events of the accepted request applied' });
+  const settle = () => eventually(async () => drained(await audit(options.pool)), { timeoutMs: 30_000, intervalMs: 100, what: 'events of the accepted request applied' });
   await fc.assert(
     fc.asyncProperty(fuzzCases(operationsOf(document), options.knownIds), async (fuzz) => {
       const before = await stateFingerprint(options.pool, tables);

@@ -1,8 +1,8 @@
+import { eventually } from '@inkwell/testing';
 import { audit, auditSearchIndex, drained, type AuditResult, type Disagreement } from './consistency.audit.js';
 import type { FaultEnvironment } from './fault-environment.js';
 import { probeSucceeds, type Fault } from './faults.js';
 import { byStatus, unacceptable, type MixedLoad } from './mixed-load.js';
-import { until } from './until.js';
 import type { Actor } from './world.js';
 
 /** What one fault did to the system, as docs/reliability.md reports it. */
@@ -67,7 +67,7 @@ async function settle(env: FaultEnvironment, options: FaultRunOptions): Promise<
 /** Waits (bounded) until the load has made `count` more requests. */
 async function loadFor(load: MixedLoad, count: number, timeoutMs: number): Promise<void> {
   const target = load.records.length + count;
-  await until(async () => load.records.length >= target, { timeoutMs, intervalMs: 100, what: `the load made ${count} requests` });
+  await eventually(() => load.records.length >= target, { timeoutMs, intervalMs: 100, what: `the load made ${count} requests` });
 }
 
 /**
@@ -86,8 +86,8 @@ export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Ac
   if (fault.downMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.downMs));
   await fault.heal(env);
   const healedAt = Date.now();
-  const recoveredIn = await until(() => probeSucceeds(env, fault.probe(actor)), { timeoutMs: options.recoveryTimeoutMs, intervalMs: 100, what: `${fault.name}: the affected routes answer again` });
-  const recoveredAt = healedAt + recoveredIn;
+  await eventually(() => probeSucceeds(env, fault.probe(actor)), { timeoutMs: options.recoveryTimeoutMs, intervalMs: 100, what: `${fault.name}: the affected routes answer again` });
+  const recoveredAt = Date.now();
   await loadFor(load, options.requestsAfter, options.recoveryTimeoutMs);
   await load.stop();
   const windowEnd = Date.now();
@@ -95,7 +95,7 @@ export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Ac
   let settled = await settle(env, options);
   let convergeSeconds: number | undefined;
   try {
-    await until(
+    await eventually(
       async () => {
         settled = await settle(env, options);
         return drained(settled.result) && settled.result.disagreements.length === 0 && settled.search.length === 0;

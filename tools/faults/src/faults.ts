@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { SERVICES } from '@inkwell/testing';
 import { callApi, type ApiRequest } from './api-client.js';
+import type { DedicatedServer } from './dedicated-servers.js';
 import type { FaultEnvironment } from './fault-environment.js';
 import type { Actor } from './world.js';
 
@@ -84,12 +84,12 @@ export function gatewayTerm(): Fault {
 }
 
 /**
- * Deletes every Redis key of this system (its REDIS_KEY_PREFIX only: the Redis is shared with
- * other systems, which keep theirs): view dedupe, cursors, rate-limit windows, token cache.
+ * Deletes every Redis key of this system (its REDIS_KEY_PREFIX: all keys of a dedicated Redis,
+ * only its own of a shared one): view dedupe, cursors, rate-limit windows, token cache.
  */
 export function redisFlush(): Fault {
   return {
-    name: "Redis flushed (this system's key prefix only)",
+    name: 'Redis flushed',
     downMs: 0,
     async inject(env) {
       const prefix = env.system.redisKeyPrefix;
@@ -102,20 +102,19 @@ export function redisFlush(): Fault {
   };
 }
 
-/**
- * The machine's Redis is shut down for `downMs` and started again with the machine's own
- * command. Redis is shared: every other system on the machine loses it too (full run only).
- */
+/** The server a fault acts on; it must be the environment's own (stopping a shared one would disturb others). */
+function dedicatedServer(server: DedicatedServer | undefined, what: string): DedicatedServer {
+  if (server === undefined) throw new Error(`${what} needs the environment's dedicated server`);
+  return server;
+}
+
+/** The dedicated Redis is shut down for `downMs` (keeping nothing), then started again, empty. */
 export function redisStop(downMs: number): Fault {
   return {
-    name: `Redis stopped ${Math.round(downMs / 1000)} s (shared)`,
+    name: `Redis stopped ${Math.round(downMs / 1000)} s`,
     downMs,
-    async inject(env) {
-      await redisCli(env.redisUrl, 'SHUTDOWN', 'NOSAVE').catch(() => '');
-    },
-    async heal() {
-      await run('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', '6379', '--save', '', '--appendonly', 'no', '--dir', '/var/lib/redis', '--logfile', '/var/log/redis/ci.log']);
-    },
+    inject: (env) => dedicatedServer(env.redis, 'stopping Redis').stop(),
+    heal: (env) => dedicatedServer(env.redis, 'starting Redis').start(),
     probe: (actor) => ({ method: 'GET', path: '/stories?sort=-hotness&page[size]=2', token: actor.token }),
   };
 }
@@ -125,34 +124,28 @@ export function opensearchStop(downMs: number): Fault {
   return {
     name: `OpenSearch stopped ${Math.round(downMs / 1000)} s`,
     downMs,
-    async inject(env) {
-      if (env.opensearch === undefined) throw new Error('stopping OpenSearch needs the dedicated node');
-      await env.opensearch.stop();
-    },
-    heal: async (env) => env.opensearch?.start(),
+    inject: (env) => dedicatedServer(env.opensearch, 'stopping OpenSearch').stop(),
+    heal: (env) => dedicatedServer(env.opensearch, 'starting OpenSearch').start(),
     probe: (actor) => ({ method: 'GET', path: '/stories?query=harbour', token: actor.token }),
   };
 }
 
 /**
- * The machine's PostgreSQL cluster is restarted (the command of the machine's documentation).
- * Shared by everyone on the machine: full run only, and last.
+ * The dedicated PostgreSQL cluster crashes (`pg_ctl stop -m immediate`: every server process
+ * quits without a checkpoint, as after a power cut of the database alone) and is started again
+ * at once (crash recovery replays the WAL). Every connection of every service breaks.
  */
-export function postgresRestart(): Fault {
+export function postgresCrash(): Fault {
   return {
-    name: 'PostgreSQL restarted (shared)',
+    name: 'PostgreSQL crashed (immediate stop) and started',
     downMs: 0,
-    async inject() {
-      const versions = readdirSync('/etc/postgresql');
-      if (versions.length !== 1) throw new Error(`expected one cluster version under /etc/postgresql, found ${versions.join(', ')}`);
-      await run('pg_ctlcluster', ['--skip-systemctl-redirect', versions[0]!, 'main', 'restart'], { timeout: 120_000 });
-    },
-    heal: async () => {},
+    inject: (env) => dedicatedServer(env.postgres, 'crashing Postgres').crash(),
+    heal: (env) => dedicatedServer(env.postgres, 'starting Postgres').start(),
     probe: (actor) => probeOf('stories', actor),
   };
 }
 
-/** Every fault of the full run, in order (Postgres last: it disturbs everyone on the machine). */
+/** Every fault of the full run, in order (the Postgres crash last: it breaks every service's connections at once). */
 export function fullRunFaults(durations: FaultDurations): Fault[] {
   return [
     kafkaStop(durations.kafkaDownMs),
@@ -161,7 +154,7 @@ export function fullRunFaults(durations: FaultDurations): Fault[] {
     redisFlush(),
     redisStop(durations.redisDownMs),
     opensearchStop(durations.opensearchDownMs),
-    postgresRestart(),
+    postgresCrash(),
   ];
 }
 

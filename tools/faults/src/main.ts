@@ -1,34 +1,38 @@
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { parseArgs, promisify } from 'node:util';
 import { fuzzApi } from './api-fuzzer.js';
 import { audit } from './consistency.audit.js';
+import { destroyDedicatedServers } from './dedicated-servers.js';
 import { startFaultEnvironment, type FaultEnvironment } from './fault-environment.js';
 import { runFault, type FaultReport } from './fault-run.js';
-import { fullRunFaults, kafkaStop, opensearchStop, redisFlush, serviceKill, gatewayTerm } from './faults.js';
-import { MixedLoad } from './mixed-load.js';
+import { fullRunFaults, gatewayTerm, kafkaStop, opensearchStop, postgresCrash, redisFlush, redisStop, serviceKill, type Fault } from './faults.js';
+import { byStatus, MixedLoad } from './mixed-load.js';
 import { createActors } from './world.js';
+
+const run = promisify(execFile);
 
 const HELP = `npm run faults -- [options]
 
-Starts a Kafka broker and an OpenSearch node of its own (free ports, data under .cache/faults/),
-every service and the gateway on the database inkwell_faults_run, then drives a mixed load
-through the gateway with real tokens while it injects one fault at a time, and reports per fault:
-requests by status, failures beyond the requests in flight, time to recover, events lost or
-applied twice, and derived values that disagree with a recount (docs/reliability.md).
+Starts a PostgreSQL cluster, a Redis, a Kafka broker and an OpenSearch node of its own (free
+ports, data under .cache/faults/, all deleted afterwards, also on Ctrl-C), every service and the
+gateway on them, then drives a mixed load through the gateway with real tokens while it injects
+one fault at a time, and reports per fault: requests by status, failures beyond the requests in
+flight, time to recover, events lost or applied twice, and derived values that disagree with a
+recount (docs/reliability.md). Nothing it stops or crashes is shared with anyone.
 
-  --quick               short outages (Kafka/OpenSearch 10 s, Redis 5 s) and only the faults that
-                        disturb nobody else (no Redis stop, no Postgres restart)
+  --quick               every fault once with short outages (Kafka/OpenSearch 10 s, Redis 5 s),
+                        only two of the services killed, no fuzzer unless --fuzz is given
   --kafka-down <s>      Kafka outage (default 60)      --opensearch-down <s>  (default 60)
-  --redis-down <s>      Redis outage (default 30; SHARED Redis: full run only)
+  --redis-down <s>      Redis outage (default 30)
   --concurrency <n>     requests in flight (default 6)
-  --fuzz <n>            generated hostile requests after the faults (default 5000; 0: none)
+  --fuzz <n>            generated hostile requests after the faults (default 5000, --quick 0)
   --soak <min>          instead of faults: N minutes at 70% of a measured capacity (default 10 when given)
-  --write <file>        write the report into this Markdown file (e.g. docs/reliability.md)
-
-The full run stops the machine's shared Redis for --redis-down seconds and restarts the shared
-PostgreSQL cluster (last): everyone on the machine notices. Redis flushes touch only this
-system's key prefix.
+  --echo                copy every service's and the gateway's log lines to this terminal
+  --write <file>        write the report into this Markdown file (e.g. docs/reliability.md): the
+                        fault table between its faults:last-run markers, a soak between its
+                        faults:soak markers (each added at the end when missing)
 `;
 
 function table(reports: readonly FaultReport[]): string {
@@ -53,10 +57,41 @@ function rssKiB(pid: number | undefined): number | undefined {
   }
 }
 
+/** RSS of every process of the system and of the dedicated servers (Postgres: its postmaster only). */
 function memory(env: FaultEnvironment): Record<string, number | undefined> {
-  return Object.fromEntries([...env.system.processes.map((p) => [p.name, rssKiB(p.child.pid)] as const), ['kafka', rssKiB(env.kafka.pid())], ['opensearch', rssKiB(env.opensearch?.pid())]]);
+  const servers = [env.kafka, env.opensearch, env.redis, env.postgres].filter((server) => server !== undefined);
+  return Object.fromEntries([...env.system.processes.map((p) => [p.name, rssKiB(p.child.pid)] as const), ...servers.map((server) => [server.kind, rssKiB(server.pid())] as const)]);
 }
 
+/** The load average over one minute, sampled every 10 s while a run lasts. */
+class LoadSampler {
+  private readonly samples: number[] = [loadavg()[0]!];
+  private readonly timer = setInterval(() => this.samples.push(loadavg()[0]!), 10_000);
+
+  /** Stops sampling; returns the first sample, the mean and the largest. */
+  stop(): { start: number; mean: number; max: number } {
+    clearInterval(this.timer);
+    return { start: this.samples[0]!, mean: this.samples.reduce((sum, n) => sum + n, 0) / this.samples.length, max: Math.max(...this.samples) };
+  }
+}
+
+/** The commit the run measured (with `+changes` when the working tree differs from it). */
+async function measuredCommit(): Promise<string> {
+  const git = async (...args: string[]) => (await run('git', args, { timeout: 30_000 })).stdout.trim();
+  try {
+    const commit = await git('rev-parse', '--short=9', 'HEAD');
+    const changed = await git('status', '--porcelain', '--untracked-files=no');
+    return changed === '' ? commit : `${commit} (+ uncommitted changes)`;
+  } catch {
+    return 'unknown commit';
+  }
+}
+
+function sum(values: Record<string, number>): number {
+  return Object.values(values).reduce((total, n) => total + n, 0);
+}
+
+/** 10-minute soak (see HELP): capacity first, then 70% of it, with RSS, outbox backlog and consumer lag every minute. */
 async function soak(env: FaultEnvironment, minutes: number, concurrency: number): Promise<string> {
   const actors = await createActors(env.system, 8);
   const probe = new MixedLoad({ apiUrl: env.system.apiUrl, actors, concurrency, seed: 3 });
@@ -66,22 +101,79 @@ async function soak(env: FaultEnvironment, minutes: number, concurrency: number)
   await probe.stop();
   const capacity = probe.records.length / ((Date.now() - started) / 1000);
   const rate = Math.max(1, Math.round(capacity * 0.7));
-  const before = { rss: memory(env), audit: await audit(env.pool) };
   const load = new MixedLoad({ apiUrl: env.system.apiUrl, actors, concurrency, ratePerSecond: rate, seed: 5 });
+  const snapshot = async (minute: number) => ({ minute, rss: memory(env), audit: await audit(env.pool), requests: load.records.length });
+  const snapshots = [await snapshot(0)];
   load.start();
-  await new Promise((resolve) => setTimeout(resolve, minutes * 60_000));
-  const after = { rss: memory(env), audit: await audit(env.pool) };
+  for (let minute = 1; minute <= minutes; minute++) {
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    snapshots.push(await snapshot(minute));
+  }
   await load.stop();
   const errors = load.records.filter((record) => record.status === 0 || record.status >= 500).length;
+  const names = Object.keys(snapshots[0]!.rss);
+  const mib = (kib: number | undefined) => (kib === undefined ? '–' : (kib / 1024).toFixed(0));
   return [
-    `Soak: ${minutes} min at ${rate} req/s (70% of a measured ${capacity.toFixed(1)} req/s), ${load.records.length} requests, ${errors} errors (5xx or no answer).`,
+    `Soak: ${minutes} min at ${rate} req/s (70% of a measured ${capacity.toFixed(1)} req/s with ${concurrency} in flight), ${load.records.length} requests, ${errors} errors (5xx or no answer); by status: ${JSON.stringify(byStatus(load.records))}.`,
     '',
-    '| | start | end |',
-    '|---|---|---|',
-    ...Object.keys(before.rss).map((name) => `| RSS ${name} (MiB) | ${((before.rss[name] ?? 0) / 1024).toFixed(0)} | ${((after.rss[name] ?? 0) / 1024).toFixed(0)} |`),
-    `| outbox backlog | ${JSON.stringify(before.audit.outboxBacklog)} | ${JSON.stringify(after.audit.outboxBacklog)} |`,
-    `| events not yet applied (consumer lag) | ${JSON.stringify(before.audit.unprocessed)} | ${JSON.stringify(after.audit.unprocessed)} |`,
+    `| minute | requests | ${names.map((name) => `RSS ${name} (MiB)`).join(' | ')} | outbox backlog | events not yet applied (consumer lag) |`,
+    `|${'---|'.repeat(names.length + 4)}`,
+    ...snapshots.map((s) => `| ${s.minute} | ${s.requests} | ${names.map((name) => mib(s.rss[name])).join(' | ')} | ${sum(s.audit.outboxBacklog)} | ${sum(s.audit.unprocessed)} |`),
   ].join('\n');
+}
+
+/** Every fault of the run, one after the other under the mixed load, then the fuzzer; a fault that does not recover is reported and the run goes on. */
+async function faultRun(env: FaultEnvironment, faults: readonly Fault[], concurrency: number, fuzzRuns: number): Promise<string> {
+  const actors = await createActors(env.system, 8);
+  const reports: FaultReport[] = [];
+  const failures: string[] = [];
+  for (const [i, fault] of faults.entries()) {
+    process.stderr.write(`[faults] ${fault.name}\n`);
+    const load = new MixedLoad({ apiUrl: env.system.apiUrl, actors, concurrency, seed: i + 1 });
+    try {
+      const report = await runFault(env, load, actors[i % actors.length]!, fault, { requestsBefore: 200, requestsAfter: 200, recoveryTimeoutMs: 180_000, checkSearchIndex: true });
+      process.stderr.write(`${JSON.stringify(report)}\n`);
+      reports.push(report);
+    } catch (error) {
+      await load.stop();
+      process.stderr.write(`[faults] ${fault.name} failed: ${String(error)}\n`);
+      failures.push(`- ${fault.name}: ${String(error).split('\n')[0]}`);
+    }
+  }
+  let body = table(reports);
+  if (failures.length > 0) body += `\n\nFaults the system did not recover from (the run went on):\n\n${failures.join('\n')}`;
+  if (fuzzRuns > 0) {
+    const knownIds = actors.flatMap((actor) => [actor.id, actor.storyId, actor.chapterId, actor.shelfId]);
+    const seed = Date.now() % 2_147_483_647;
+    try {
+      await fuzzApi({ apiUrl: env.system.apiUrl, pool: env.pool, actor: actors[0]!, knownIds, runs: fuzzRuns, seed });
+      body += `\n\nFuzzer: ${fuzzRuns} generated requests (seed ${seed}): no 5xx, no stack trace or SQL in a body, no state change on a rejected request.`;
+    } catch (error) {
+      body += `\n\nFuzzer: ${fuzzRuns} generated requests (seed ${seed}) FAILED: ${String(error).split('\n').slice(0, 6).join(' ')}`;
+    }
+  }
+  const examples = reports.flatMap((report) => report.examples.map((example) => `- ${report.fault}: ${example.check} ${example.id}: derived ${example.derived}, recount ${example.recount}`));
+  if (examples.length > 0) body += `\n\nDisagreements seen:\n\n${examples.join('\n')}`;
+  return body;
+}
+
+/**
+ * Writes `text` into the Markdown `file` between `<!-- faults:<section> -->` and
+ * `<!-- /faults:<section> -->` (from the first marker to the end when the closing one is missing;
+ * both added at the end when the first is missing), so the fault table and the soak keep each other.
+ */
+function writeSection(file: string, section: string, text: string): void {
+  const open = `<!-- faults:${section} -->`;
+  const close = `<!-- /faults:${section} -->`;
+  const current = readFileSync(file, 'utf8');
+  const at = current.indexOf(open);
+  if (at < 0) {
+    writeFileSync(file, `${current.trimEnd()}\n\n${open}\n${text}\n${close}\n`);
+    return;
+  }
+  const end = current.indexOf(close, at);
+  const rest = end < 0 ? '\n' : current.slice(end + close.length);
+  writeFileSync(file, `${current.slice(0, at + open.length)}\n${text}\n${close}${rest}`);
 }
 
 /** `npm run faults`: see HELP. */
@@ -93,8 +185,9 @@ async function main(): Promise<void> {
       'opensearch-down': { type: 'string', default: '60' },
       'redis-down': { type: 'string', default: '30' },
       concurrency: { type: 'string', default: '6' },
-      fuzz: { type: 'string', default: '5000' },
+      fuzz: { type: 'string' },
       soak: { type: 'string' },
+      echo: { type: 'boolean', default: false },
       write: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -104,50 +197,42 @@ async function main(): Promise<void> {
     return;
   }
   const concurrency = Number(values.concurrency);
-  const env = await startFaultEnvironment({ name: 'run', dedicatedOpenSearch: true });
+  const fuzzRuns = Number(values.fuzz ?? (values.quick ? 0 : 5000));
+  const faults = values.quick
+    ? [kafkaStop(10_000), serviceKill('stories'), serviceKill('bookshelves'), gatewayTerm(), redisFlush(), redisStop(5_000), opensearchStop(10_000), postgresCrash()]
+    : fullRunFaults({ kafkaDownMs: Number(values['kafka-down']) * 1000, opensearchDownMs: Number(values['opensearch-down']) * 1000, redisDownMs: Number(values['redis-down']) * 1000 });
   const started = new Date();
-  const load1 = loadavg()[0]!.toFixed(1);
+  const commit = await measuredCommit();
+  const loadSampler = new LoadSampler();
+  stopOnSignals();
+  environment = await startFaultEnvironment({ name: 'run', dedicatedOpenSearch: true, dedicatedStores: true, echo: values.echo });
   let body: string;
   try {
-    if (values.soak !== undefined) {
-      body = await soak(env, Number(values.soak || 10), concurrency);
-    } else {
-      const actors = await createActors(env.system, 8);
-      const faults = values.quick
-        ? [kafkaStop(10_000), serviceKill('stories'), serviceKill('bookshelves'), gatewayTerm(), redisFlush(), opensearchStop(10_000)]
-        : fullRunFaults({ kafkaDownMs: Number(values['kafka-down']) * 1000, opensearchDownMs: Number(values['opensearch-down']) * 1000, redisDownMs: Number(values['redis-down']) * 1000 });
-      const reports: FaultReport[] = [];
-      for (const [i, fault] of faults.entries()) {
-        process.stderr.write(`[faults] ${fault.name}\n`);
-        const load = new MixedLoad({ apiUrl: env.system.apiUrl, actors, concurrency, seed: i + 1 });
-        const report = await runFault(env, load, actors[i % actors.length]!, fault, { requestsBefore: 200, requestsAfter: 200, recoveryTimeoutMs: 180_000, checkSearchIndex: true });
-        process.stderr.write(`${JSON.stringify(report)}\n`);
-        reports.push(report);
-      }
-      body = table(reports);
-      const fuzzRuns = Number(values.fuzz);
-      if (fuzzRuns > 0) {
-        const knownIds = actors.flatMap((actor) => [actor.id, actor.storyId, actor.chapterId, actor.shelfId]);
-        const seed = Date.now() % 2_147_483_647;
-        await fuzzApi({ apiUrl: env.system.apiUrl, pool: env.pool, actor: actors[0]!, knownIds, runs: fuzzRuns, seed });
-        body += `\n\nFuzzer: ${fuzzRuns} generated requests (seed ${seed}): no 5xx, no stack trace or SQL in a body, no state change on a rejected request.`;
-      }
-      const examples = reports.flatMap((report) => report.examples.map((example) => `- ${report.fault}: ${example.check} ${example.id}: derived ${example.derived}, recount ${example.recount}`));
-      if (examples.length > 0) body += `\n\nDisagreements seen:\n\n${examples.join('\n')}`;
-    }
+    body = values.soak !== undefined ? await soak(environment, Number(values.soak || 10), concurrency) : await faultRun(environment, faults, concurrency, fuzzRuns);
   } finally {
-    await env.stop();
+    await environment.stop();
+    environment = undefined;
   }
-  const heading = `Run of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), load average ${load1} at start.`;
+  const load = loadSampler.stop();
+  const what = values.soak !== undefined ? 'Soak' : values.quick ? 'Quick run' : 'Full run';
+  const heading = `${what} of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB; load average ${load.start.toFixed(1)} at start, ${load.mean.toFixed(1)} on average, ${load.max.toFixed(1)} at most (the machine is shared).`;
   const report = `${heading}\n\n${body}\n`;
   process.stdout.write(report);
-  if (values.write !== undefined) {
-    const file = values.write;
-    const marker = '<!-- faults:last-run -->';
-    const current = readFileSync(file, 'utf8');
-    const at = current.indexOf(marker);
-    writeFileSync(file, at < 0 ? `${current}\n${marker}\n${report}` : `${current.slice(0, at + marker.length)}\n${report}`);
-  }
+  if (values.write !== undefined) writeSection(values.write, values.soak !== undefined ? 'soak' : 'last-run', report.trimEnd());
+}
+
+/** The environment of the run while it exists (stopped and deleted on Ctrl-C). */
+let environment: FaultEnvironment | undefined;
+
+/** Ctrl-C or SIGTERM: stops the system and deletes every dedicated server and its data before exiting. */
+function stopOnSignals(): void {
+  const stop = async (signal: NodeJS.Signals) => {
+    process.stderr.write(`[faults] ${signal}: stopping the system and deleting the dedicated servers\n`);
+    await environment?.stop().catch(() => {});
+    await destroyDedicatedServers();
+    process.exit(130);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, (received) => void stop(received));
 }
 
 await main();

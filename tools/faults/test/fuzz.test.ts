@@ -13,7 +13,7 @@ let env: FaultEnvironment;
 let actors: Actor[];
 
 beforeAll(async () => {
-  env = await startFaultEnvironment({ name: `fuzz_${process.pid}`, dedicatedOpenSearch: false });
+  env = await startFaultEnvironment({ name: `fuzz_${process.pid}`, dedicatedOpenSearch: false, dedicatedStores: false });
   actors = await createActors(env.system, 2);
 }, 240_000);
 

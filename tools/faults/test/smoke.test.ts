@@ -11,7 +11,7 @@ let env: FaultEnvironment;
 let actors: Actor[];
 
 beforeAll(async () => {
-  env = await startFaultEnvironment({ name: `smoke_${process.pid}`, dedicatedOpenSearch: false });
+  env = await startFaultEnvironment({ name: `smoke_${process.pid}`, dedicatedOpenSearch: false, dedicatedStores: false });
   actors = await createActors(env.system, 4);
 }, 240_000);
 
