@@ -6,6 +6,7 @@ import { UsersService } from '@inkwell/proto/users';
 import { ensureDatabase, stackEnv, startSystem } from '@inkwell/testing';
 import { runLoad, type LoadResult } from './load.runner.js';
 import { writeSection } from './report.writer.js';
+import { searchIndexPrefix } from './search.js';
 import type { BenchContext, Suite } from './suite.js';
 import { authSuite } from './suites/auth.suite.js';
 import { edgeSuite } from './suites/edge.suite.js';
@@ -20,7 +21,8 @@ const HELP = `npm run bench -- [options]
 
 Seeds the benchmark database when it lacks a suite's data, starts every service and the gateway on
 it (as npm run dev does), mints real tokens, and drives each scenario through the gateway with a
-closed loop of concurrent requests. Prints a Markdown table (p50, p95, p99, req/s, indexes used).
+closed loop of concurrent requests. Prints a Markdown table (p50, p95, p99, req/s, and what answered:
+the Postgres indexes used or the search engine's own time), and a suite's further measurements.
 
   --suite <name>        run only this suite (repeatable; default all: ${SUITES.map((suite) => suite.name).join(', ')})
   --database <db>       database next to DATABASE_URL's (default inkwell_bench)
@@ -113,20 +115,24 @@ async function main(): Promise<void> {
       const sectionStart = lines.length;
       lines.push(...section, `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), the load generator, gateway, services and Postgres all on it; ${concurrency} requests in flight, ${durationMs / 1000} s per row after ${warmupMs / 1000} s of warm-up.`, '');
       if (priority !== undefined) lines.push(`The measured processes ran at nice ${priority}; other work on the machine at the default 0.`, '');
-      lines.push('| query | p50 ms | p95 ms | p99 ms | req/s | errors | load avg | index used |', '|---|---|---|---|---|---|---|---|');
+      lines.push(`| query | p50 ms | p95 ms | p99 ms | req/s | errors | load avg | ${suite.answeredByColumn ?? 'index used'} |`, '|---|---|---|---|---|---|---|---|');
       for (const scenario of scenarios) {
         process.stderr.write(`==> ${suite.name}: ${scenario.name}\n`);
         if (priority !== undefined) await prioritise(priority, system.processes.map((running) => running.child.pid), databaseUrl);
         const result = await runLoad({ apiUrl: system.apiUrl, requests: scenario.requests, concurrency, durationMs, warmupMs });
         // The 1-minute load average after the row: other work on the machine shows up here.
         const load = loadavg()[0]!.toFixed(1);
-        const indexes = scenario.indexes === undefined ? '' : await scenario.indexes();
-        const line = row(scenario.name, result, load, indexes, scenario.target === false ? undefined : (scenario.targetMs ?? 50));
+        const answeredBy = scenario.answeredBy === undefined ? '' : await scenario.answeredBy();
+        const line = row(scenario.name, result, load, answeredBy, scenario.target === false ? undefined : (scenario.targetMs ?? 50));
         process.stderr.write(`${line}\n`);
         if (result.firstError !== undefined) process.stderr.write(`    first error: ${result.firstError}\n`);
         lines.push(line);
       }
       lines.push('');
+      if (suite.afterTable !== undefined) {
+        process.stderr.write(`==> ${suite.name}: further measurements\n`);
+        lines.push(...(await suite.afterTable(context)), '');
+      }
       if (values.write !== undefined) writeSection(values.write, suite.name, lines.slice(sectionStart));
     }
   } finally {
@@ -137,9 +143,9 @@ async function main(): Promise<void> {
 }
 
 /** One table row; a p95 at or over the row's target (ms) is marked. */
-function row(name: string, result: LoadResult, load: string, indexes: string, targetMs: number | undefined): string {
+function row(name: string, result: LoadResult, load: string, answeredBy: string, targetMs: number | undefined): string {
   const p95 = targetMs !== undefined && result.p95Ms >= targetMs ? `**${result.p95Ms}** (over ${targetMs})` : String(result.p95Ms);
-  return `| ${name} | ${result.p50Ms} | ${p95} | ${result.p99Ms} | ${result.requestsPerSecond} | ${result.errors} | ${load} | ${indexes} |`;
+  return `| ${name} | ${result.p50Ms} | ${p95} | ${result.p99Ms} | ${result.requestsPerSecond} | ${result.errors} | ${load} | ${answeredBy} |`;
 }
 
 /**
@@ -174,11 +180,3 @@ main().catch((error: unknown) => {
   process.exit(1);
 });
 
-/**
- * The search index prefix of a benchmark database: fixed per database, so the story index built
- * once (`npm run search:rebuild` with this prefix, or the stories service's first start) is reused
- * by every later run instead of being rebuilt from a million rows each time.
- */
-function searchIndexPrefix(database: string): string {
-  return `${database.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}.`;
-}

@@ -27,8 +27,12 @@ export interface Scenario {
   readonly name: string;
   /** Concrete requests (different users, words...), cycled through by the load generator. */
   readonly requests: readonly BenchRequest[];
-  /** The indexes the backing queries use (from EXPLAIN of a representative request). */
-  readonly indexes?: () => Promise<string>;
+  /**
+   * What answered the row, for the suite's last column: the Postgres indexes the backing query
+   * uses (from EXPLAIN of a representative request), or the search engine's own time for the
+   * row's searches. Called after the row is measured.
+   */
+  readonly answeredBy?: () => Promise<string>;
   /** Informational rows are reported but carry no latency target. */
   readonly target?: boolean;
   /** The row's p95 target in ms (default 50); a p95 at or over it is marked in the table. */
@@ -50,6 +54,13 @@ export interface Suite {
    */
   prepare(databaseUrl: string, options: PrepareOptions): Promise<void>;
   scenarios?(context: BenchContext): Promise<Scenario[]>;
+  /** The heading of the table's last column (default "index used"): what each row's `answeredBy` says. */
+  readonly answeredByColumn?: string;
+  /**
+   * Measurements of the suite that are not rows of latency under load (e.g. how long a rebuild
+   * takes), run after the table: Markdown lines printed under it.
+   */
+  afterTable?(context: BenchContext): Promise<string[]>;
   /** The suite's own measurement: Markdown lines printed under its heading instead of the table. */
   report?(context: BenchContext): Promise<string[]>;
 }

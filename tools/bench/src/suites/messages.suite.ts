@@ -92,37 +92,37 @@ export const messagesSuite: Suite = {
       {
         name: `inbox: \`/users/me/private-messages\` (100 newest received; ${SAMPLE} users)`,
         requests: each(sample, () => '/users/me/private-messages'),
-        indexes: explainMailbox(context.databaseUrl, rep.id, {}),
+        answeredBy: explainMailbox(context.databaseUrl, rep.id, {}),
       },
       {
         name: `inbox of the ${HEAVIEST} biggest mailboxes`,
         requests: each(heaviest, () => '/users/me/private-messages'),
-        indexes: explainMailbox(context.databaseUrl, big.id, {}),
+        answeredBy: explainMailbox(context.databaseUrl, big.id, {}),
       },
       {
         name: `conversation: \`/users/:other/private-messages?filter[sent]=true\` (both ways, top correspondent; ${SAMPLE} users)`,
         requests: each(sample, (target) => `/users/${target.correspondent}/private-messages?filter[sent]=true`),
-        indexes: explainMailbox(context.databaseUrl, rep.id, { userId: rep.correspondent, sent: true }),
+        answeredBy: explainMailbox(context.databaseUrl, rep.id, { userId: rep.correspondent, sent: true }),
       },
       {
         name: `conversation of the ${HEAVIEST} biggest mailboxes with their top correspondent`,
         requests: each(heaviest, (target) => `/users/${target.correspondent}/private-messages?filter[sent]=true`),
-        indexes: explainMailbox(context.databaseUrl, big.id, { userId: big.correspondent, sent: true }),
+        answeredBy: explainMailbox(context.databaseUrl, big.id, { userId: big.correspondent, sent: true }),
       },
       {
         name: `subject search: \`/users/me/private-messages?filter[subject]=<word>\` (${SAMPLE} users)`,
         requests: each(sample, (_target, index) => `/users/me/private-messages?filter[subject]=${encodeURIComponent(word(index))}`),
-        indexes: explainMailbox(context.databaseUrl, rep.id, { subjectContains: word(0) }),
+        answeredBy: explainMailbox(context.databaseUrl, rep.id, { subjectContains: word(0) }),
       },
       {
         name: `subject search in the ${HEAVIEST} biggest mailboxes`,
         requests: heaviest.flatMap((target) => SUBJECT_WORDS.map((w) => ({ path: `/users/me/private-messages?filter[subject]=${encodeURIComponent(w)}`, token: target.token }))),
-        indexes: explainMailbox(context.databaseUrl, big.id, { subjectContains: word(0) }),
+        answeredBy: explainMailbox(context.databaseUrl, big.id, { subjectContains: word(0) }),
       },
       {
         name: `(no target) content search in the ${HEAVIEST} biggest mailboxes`,
         requests: heaviest.map((target) => ({ path: '/users/me/private-messages?filter[content]=dragon', token: target.token })),
-        indexes: explainMailbox(context.databaseUrl, big.id, { contentContains: 'dragon' }),
+        answeredBy: explainMailbox(context.databaseUrl, big.id, { contentContains: 'dragon' }),
         target: false,
       },
     ];

@@ -122,42 +122,42 @@ export const shelvesSuite: Suite = {
     const itemIndexes = async () => 'bookshelf_items_order_idx, bookshelves_pkey (index-only), known_stories_pkey';
 
     return [
-      storyRow({ name: `\`/stories?filter[bookshelf]=<${n}-story public shelf>&sort=-date_added\` (${READERS} readers)`, requests: asReaders([shelfPath]), indexes: explain() }),
-      storyRow({ name: 'the same, as the shelf\'s owner (`read_bookshelves`)', requests: [{ path: shelfPath, token: bigOwner }], indexes: explain() }),
+      storyRow({ name: `\`/stories?filter[bookshelf]=<${n}-story public shelf>&sort=-date_added\` (${READERS} readers)`, requests: asReaders([shelfPath]), answeredBy: explain() }),
+      storyRow({ name: 'the same, as the shelf\'s owner (`read_bookshelves`)', requests: [{ path: shelfPath, token: bigOwner }], answeredBy: explain() }),
       storyRow({
         name: `the same with \`filter[tags]\`: the most common tag (\`${sample.commonTags.join('')}\`)`,
         requests: withTags(sample.commonTags),
-        indexes: explain({ tagIds: sample.commonTags }),
+        answeredBy: explain({ tagIds: sample.commonTags }),
       }),
       storyRow({
         name: `… a tag in 0.1–1% of stories (${sample.midTags.map((tag) => `\`${tag}\``).join(', ')})`,
         requests: withTags(sample.midTags),
-        indexes: explain({ tagIds: sample.midTags.slice(0, 1) }),
+        answeredBy: explain({ tagIds: sample.midTags.slice(0, 1) }),
       }),
       storyRow({
         name: `… the rarest tags (${sample.rareTags.map((tag) => `\`${tag}\``).join(', ')})`,
         requests: withTags(sample.rareTags),
-        indexes: explain({ tagIds: sample.rareTags.slice(0, 1) }),
+        answeredBy: explain({ tagIds: sample.rareTags.slice(0, 1) }),
       }),
-      storyRow({ name: `the same with \`query=${COMMON_WORD}\` (in 72% of stories)`, requests: withWords([COMMON_WORD]), indexes: explain({ text: COMMON_WORD }) }),
+      storyRow({ name: `the same with \`query=${COMMON_WORD}\` (in 72% of stories)`, requests: withWords([COMMON_WORD]), answeredBy: explain({ text: COMMON_WORD }) }),
       storyRow({
         name: `… \`query\` of a word in 0.1–1% of stories (${MID_WORDS.map((word) => `\`${word}\``).join(', ')})`,
         requests: withWords(MID_WORDS),
-        indexes: explain({ text: MID_WORDS[0]! }),
+        answeredBy: explain({ text: MID_WORDS[0]! }),
       }),
       storyRow({
         name: `the shelf by date added, page ${deepPage} (reached by following \`links.next\`)`,
         requests: deep,
-        indexes: explainStoryPage(db, { bookshelf: shelf, sort: byDateAdded, after: deepPosition }),
+        answeredBy: explainStoryPage(db, { bookshelf: shelf, sort: byDateAdded, after: deepPosition }),
       }),
       shelfRow({
         name: `\`/users/:id/bookshelves\` of ${owners.length} users with 4–5 shelves, each as themselves`,
         requests: ownerTokens.map(({ id, token }) => ({ path: `/users/${id}/bookshelves`, token })),
         // The bookshelves service's statements (EXPLAIN ANALYZE on this data: under 0.1 ms and about 1 ms).
-        indexes: async () => 'bookshelves_owner_idx',
+        answeredBy: async () => 'bookshelves_owner_idx',
       }),
-      shelfRow({ name: `\`/bookshelves/:id/items\` of the ${medium.items.toLocaleString('en')}-item private shelf, first page (as its owner)`, requests: [{ path: itemsPath, token: mediumOwner }], indexes: itemIndexes }),
-      shelfRow({ name: `the same, page ${laterPage} (reached by following \`links.next\`)`, requests: [laterItems], indexes: itemIndexes }),
+      shelfRow({ name: `\`/bookshelves/:id/items\` of the ${medium.items.toLocaleString('en')}-item private shelf, first page (as its owner)`, requests: [{ path: itemsPath, token: mediumOwner }], answeredBy: itemIndexes }),
+      shelfRow({ name: `the same, page ${laterPage} (reached by following \`links.next\`)`, requests: [laterItems], answeredBy: itemIndexes }),
     ];
   },
 };

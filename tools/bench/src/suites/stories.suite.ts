@@ -1,7 +1,10 @@
+import { loadavg } from 'node:os';
 import type pg from 'pg';
-import type { BenchRequest } from '../load.runner.js';
 import { pageByCursor } from '../cursors.js';
-import { explainStoryPage as explain, withSchema } from '../plans.js';
+import { measureFreshness, type ChangeTarget } from '../freshness.js';
+import type { BenchRequest } from '../load.runner.js';
+import { withSchema } from '../plans.js';
+import { engineTime, indexedStories, positionAt, rebuildStoryIndex, type StorySearch } from '../search.js';
 import { migrateSchemas, runSeed, scaled } from '../seed.runner.js';
 import type { BenchContext, PrepareOptions, Scenario, Suite } from '../suite.js';
 
@@ -14,9 +17,23 @@ const READERS = 8;
 const VARIANTS = 40;
 /** The page reached by following cursors. */
 const DEEP_PAGE = 200;
-/** Searches of the mix: the first matches most of the corpus; the others go from common to rare. */
+/** The word in most stories (72%); single words from common to rare; two-word queries; the query syntax. */
 const BROAD_WORD = 'heart';
-const OTHER_SEARCHES = ['bennet', 'forest', 'sherlock', 'lennox', 'heart crown', '"sherlock holmes"', 'lost letter', 'midnight -garden'];
+const ONE_WORD_SEARCHES = ['bennet', 'forest', 'sherlock', 'lennox'];
+const TWO_WORD_SEARCHES = ['heart crown', 'lost letter', 'sherlock holmes', 'midnight garden', 'forest ghost'];
+const SYNTAX_SEARCHES = ['"sherlock holmes"', 'midnight -garden', 'dracula or othello', '"lost letter" -heart'];
+/** Targets of issue 9 through the gateway: filters, sorts and browsing; relevance; tag facets. */
+const LIST_TARGET_MS = 20;
+const RELEVANCE_TARGET_MS = 30;
+const FACETS_TARGET_MS = 100;
+/** Event-to-searchable: title changes per second through the gateway, how many, and the p95 target. */
+const CHANGES_PER_SECOND = 50;
+const CHANGES = 500;
+const FRESHNESS_TARGET_MS = 1000;
+/** A change not searchable after this long counts as missed. */
+const FRESHNESS_TIMEOUT_MS = 30_000;
+/** A full rebuild of the index. */
+const REBUILD_TARGET_SECONDS = 300;
 
 function withDatabase<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   return withSchema(databaseUrl, 'stories', fn);
@@ -29,29 +46,84 @@ async function publishedCount(databaseUrl: string): Promise<number> {
   });
 }
 
-const desc = 'desc' as const;
-
 /**
- * Seeds the suite's stories (STORIES at `options.scale`) unless the database has them already;
- * migrates every schema first, so an empty database works. The shelves suite builds on it.
+ * Seeds the suite's stories (STORIES at `options.scale`) unless the database has them already,
+ * and (re)builds the story search index when it does not hold exactly the published stories
+ * (none yet, or stories seeded since); migrates every schema first, so an empty database works.
+ * The shelves and edge suites build on it.
  */
 export async function prepareStories(databaseUrl: string, options: PrepareOptions): Promise<void> {
   migrateSchemas(databaseUrl);
   const want = scaled(STORIES, options.scale, 1000);
   const have = await publishedCount(databaseUrl);
-  if (have >= want) return;
-  runSeed(databaseUrl, ['--stories', String(want - have), '--authors', String(scaled(AUTHORS, options.scale, 10))]);
+  if (have < want) runSeed(databaseUrl, ['--stories', String(want - have), '--authors', String(scaled(AUTHORS, options.scale, 10))]);
+  const published = await publishedCount(databaseUrl);
+  const indexed = await indexedStories(databaseUrl);
+  if (indexed === published) return;
+  process.stderr.write(`    the story index holds ${indexed ?? 'no'} stories of ${published}: rebuilding it (a few minutes for a million)\n`);
+  const rebuild = await rebuildStoryIndex(databaseUrl);
+  process.stderr.write(`    ${rebuild.summary} (${rebuild.seconds.toFixed(0)} s)\n`);
+}
+
+/** A story list as the suite asks for it: the request's parameters, with the month as whole UTC days. */
+interface StoryList {
+  readonly ids?: readonly string[];
+  readonly author?: string;
+  readonly words?: WordRange;
+  readonly status?: 'complete' | 'incomplete' | 'on-hiatus' | 'cancelled';
+  readonly days?: readonly [string, string];
+  readonly tags?: readonly string[];
+  readonly query?: string;
+  readonly sort?: '-rating' | '-relevance';
+  readonly facets?: boolean;
+}
+
+type WordRange = readonly [number | undefined, number | undefined];
+
+/** The request path of `list` (docs/api/stories.md, "GET /stories"). */
+function pathOf(list: StoryList): string {
+  const parameters: string[] = [];
+  if (list.ids) parameters.push(`filter[ids]=${list.ids.join(',')}`);
+  if (list.author !== undefined) parameters.push(`filter[author]=${list.author}`);
+  if (list.words) parameters.push(`filter[num_words]=${list.words[0] ?? ''},${list.words[1] ?? ''}`);
+  if (list.status !== undefined) parameters.push(`filter[status]=${list.status}`);
+  if (list.days) parameters.push(`filter[date_published]=${list.days[0]},${list.days[1]}`);
+  if (list.tags) parameters.push(`filter[tags]=${list.tags.join(',')}`);
+  if (list.query !== undefined) parameters.push(`query=${encodeURIComponent(list.query)}`);
+  if (list.sort !== undefined) parameters.push(`sort=${list.sort}`);
+  if (list.facets) parameters.push('facets=tags');
+  return parameters.length === 0 ? '/stories' : `/stories?${parameters.join('&')}`;
+}
+
+/** `list` as the stories service sends it to the search index (the gateway's reading of `pathOf(list)`). */
+function searchOf(list: StoryList): StorySearch {
+  return {
+    ...(list.ids ? { ids: [...list.ids] } : {}),
+    ...(list.author !== undefined ? { authorId: list.author } : {}),
+    ...(list.words?.[0] !== undefined ? { numWordsMin: list.words[0] } : {}),
+    ...(list.words?.[1] !== undefined ? { numWordsMax: list.words[1] } : {}),
+    ...(list.status !== undefined ? { status: list.status } : {}),
+    ...(list.days ? { datePublishedMin: new Date(`${list.days[0]}T00:00:00.000Z`), datePublishedMax: new Date(`${list.days[1]}T23:59:59.999Z`) } : {}),
+    ...(list.tags ? { tagIds: [...list.tags] } : {}),
+    ...(list.query !== undefined ? { text: list.query } : {}),
+    sort: list.sort === undefined ? { field: 'date_published', direction: 'desc' } : { field: list.sort.slice(1) as 'rating' | 'relevance', direction: 'desc' },
+    ...(list.facets ? { facets: true } : {}),
+  };
 }
 
 /**
- * Stories (issue 4) at a million published stories through the gateway with real tokens: by id,
- * the default browse, each filter alone, two tags, a word range sorted by rating, searches sorted
- * by relevance (one word in most stories, and others from common to rare), and the 200th page
- * reached by following cursors next to the first.
+ * Stories at a million published stories through the gateway with real tokens (issues 4 and 9):
+ * by id (Postgres), and every list without a bookshelf, which OpenSearch answers: the default
+ * browse and its page 200, each filter alone, two tags, a word range by rating, a tag's page 200,
+ * relevance searches (the word in 72% of stories alone and with a tag, single words from common
+ * to rare, two-word queries, phrases, exclusions and `or`, page 200), and tag facets with and
+ * without a query. After the table: event-to-searchable under 50 title changes a second, and a
+ * full rebuild of the index.
  */
 export const storiesSuite: Suite = {
   name: 'stories',
   dataSet: `${STORIES.toLocaleString('en')} published stories (and 2% drafts) by ${AUTHORS.toLocaleString('en')} authors, about 3 chapters each (tools/seed)`,
+  answeredByColumn: 'index used (Postgres) or engine time (OpenSearch)',
 
   async prepare(databaseUrl, options) {
     await prepareStories(databaseUrl, options);
@@ -65,14 +137,14 @@ export const storiesSuite: Suite = {
         readers: await column('SELECT author_id AS v FROM stories GROUP BY author_id ORDER BY md5(author_id::text) LIMIT $1', [READERS]),
         ids: await column('SELECT id AS v FROM stories WHERE published ORDER BY md5(id::text) LIMIT $1', [VARIANTS * 20]),
         authors: await column('SELECT author_id AS v FROM stories WHERE published GROUP BY author_id ORDER BY md5(author_id::text) LIMIT $1', [VARIANTS]),
-        tags: await column("SELECT id AS v FROM tags WHERE num_stories > 0 ORDER BY md5(id) LIMIT $1", [VARIANTS]),
+        tags: await column('SELECT id AS v FROM tags WHERE num_stories > 0 ORDER BY md5(id) LIMIT $1', [VARIANTS]),
+        commonTag: await column('SELECT id AS v FROM tags ORDER BY num_stories DESC, id LIMIT 1'),
         genres: await column("SELECT id AS v FROM tags WHERE kind = 'genre' ORDER BY num_stories DESC LIMIT 10"),
         characters: await column("SELECT id AS v FROM tags WHERE kind = 'character' ORDER BY num_stories DESC LIMIT 20"),
       };
     });
     const tokens = await Promise.all(sample.readers.map((id) => context.mintToken(id, [])));
     const requests = (paths: readonly string[]): BenchRequest[] => paths.map((path, i) => ({ path, token: tokens[i % tokens.length]! }));
-    const variants = <T>(values: readonly T[], path: (value: T, index: number) => string) => requests(values.map(path));
 
     const months = Array.from({ length: VARIANTS }, (_, i) => {
       const start = new Date(Date.UTC(2021, 0, 1));
@@ -80,78 +152,127 @@ export const storiesSuite: Suite = {
       const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0));
       return [start.toISOString().slice(0, 10), end.toISOString().slice(0, 10)] as const;
     });
-    const wordRanges = [[1000, 5000], [undefined, 2000], [10000, undefined], [5000, 20000]] as const;
-    const range = ([min, max]: readonly [number | undefined, number | undefined]) => `${min ?? ''},${max ?? ''}`;
+    const wordRanges: WordRange[] = [[1000, 5000], [undefined, 2000], [10000, undefined], [5000, 20000]];
     const pairs = Array.from({ length: VARIANTS }, (_, i) => [sample.genres[i % sample.genres.length]!, sample.characters[i % sample.characters.length]!] as const);
     const statuses = ['complete', 'incomplete', 'on-hiatus', 'cancelled'] as const;
 
-    const deep = await Promise.all(tokens.slice(0, 4).map((token) => pageByCursor(context, '/stories', token, DEEP_PAGE)));
-    const deepPosition = await withDatabase(db, async (client) => {
-      const { rows } = await client.query<{ key: string; id: string }>(
-        'SELECT date_published::text AS key, id::text AS id FROM stories WHERE published ORDER BY date_published DESC, id DESC OFFSET $1 LIMIT 1',
-        [(DEEP_PAGE - 1) * 20 - 1],
-      );
-      return rows[0]!;
+    /** A row of lists: every list is requested in turn, and the same searches are timed at the engine. */
+    const lists = (name: string, targetMs: number, variants: readonly StoryList[]): Scenario => ({
+      name,
+      targetMs,
+      requests: requests(variants.map(pathOf)),
+      answeredBy: engineTime(db, variants.map(searchOf)),
     });
+    /** A row of page DEEP_PAGE of `list`, reached by following `links.next` (as 4 readers, each cursor reused). */
+    const deepPage = async (name: string, targetMs: number, list: StoryList): Promise<Scenario> => ({
+      name,
+      targetMs,
+      requests: await Promise.all(tokens.slice(0, 4).map((token) => pageByCursor(context, pathOf(list), token, DEEP_PAGE))),
+      answeredBy: engineTime(db, [{ ...searchOf(list), after: await positionAt(db, searchOf(list), (DEEP_PAGE - 1) * 20 - 1) }]),
+    });
+    const quoted = (words: readonly string[]) => words.map((q) => `\`${q}\``).join(', ');
+    const commonTag = sample.commonTag[0]!;
 
     return [
-      { name: 'by id: `/stories/:id`', requests: variants(sample.ids.slice(0, VARIANTS * 2), (id) => `/stories/${id}`), indexes: async () => 'stories_pkey, story_texts_pkey, chapters_story_number_key' },
-      { name: 'default browse: `/stories` (page 1, newest first)', requests: requests(['/stories']), indexes: explain(db, { sort: { field: 'date_published', direction: desc } }) },
       {
-        name: `default browse, page ${DEEP_PAGE} (reached by following \`links.next\`)`,
-        requests: deep,
-        indexes: explain(db, { sort: { field: 'date_published', direction: desc }, after: deepPosition }),
+        name: 'by id: `/stories/:id`',
+        requests: requests(sample.ids.slice(0, VARIANTS * 2).map((id) => `/stories/${id}`)),
+        answeredBy: async () => 'stories_pkey, story_texts_pkey, chapters_story_number_key',
       },
-      {
-        name: '`filter[ids]` (20 ids)',
-        requests: variants(Array.from({ length: VARIANTS }, (_, i) => sample.ids.slice(i * 20, i * 20 + 20)), (ids) => `/stories?filter[ids]=${ids.join(',')}`),
-        indexes: explain(db, { ids: sample.ids.slice(0, 20), sort: { field: 'date_published', direction: desc } }),
-      },
-      {
-        name: '`filter[author]`',
-        requests: variants(sample.authors, (id) => `/stories?filter[author]=${id}`),
-        indexes: explain(db, { authorId: sample.authors[0]!, sort: { field: 'date_published', direction: desc } }),
-      },
-      {
-        name: '`filter[num_words]` (ranges, open and closed)',
-        requests: variants(wordRanges, (r) => `/stories?filter[num_words]=${range(r)}`),
-        indexes: explain(db, { numWordsMin: 1000, numWordsMax: 5000, sort: { field: 'date_published', direction: desc } }),
-      },
-      {
-        name: '`filter[status]` (each status)',
-        requests: variants(statuses, (status) => `/stories?filter[status]=${status}`),
-        indexes: explain(db, { status: 'cancelled', sort: { field: 'date_published', direction: desc } }),
-      },
-      {
-        name: '`filter[date_published]` (one month, dates without time)',
-        requests: variants(months, ([from, to]) => `/stories?filter[date_published]=${from},${to}`),
-        indexes: explain(db, { datePublishedMin: new Date('2023-03-01T00:00:00Z'), datePublishedMax: new Date('2023-03-31T23:59:59.999Z'), sort: { field: 'date_published', direction: desc } }),
-      },
-      {
-        name: '`filter[tags]` (one tag, common to rare)',
-        requests: variants(sample.tags, (tag) => `/stories?filter[tags]=${tag}`),
-        indexes: explain(db, { tagIds: [sample.tags[0]!], sort: { field: 'date_published', direction: desc } }),
-      },
-      {
-        name: '`filter[tags]` (two tags: a genre and a character, all of them)',
-        requests: variants(pairs, ([a, b]) => `/stories?filter[tags]=${a},${b}`),
-        indexes: explain(db, { tagIds: [...pairs[0]!], sort: { field: 'date_published', direction: desc } }),
-      },
-      {
-        name: '`filter[num_words]` range, `sort=-rating`',
-        requests: variants(wordRanges, (r) => `/stories?filter[num_words]=${range(r)}&sort=-rating`),
-        indexes: explain(db, { numWordsMin: 1000, numWordsMax: 5000, sort: { field: 'rating', direction: desc } }),
-      },
-      {
-        name: `search \`query=${BROAD_WORD}&sort=-relevance\` (the word is in 72% of stories)`,
-        requests: requests([`/stories?query=${BROAD_WORD}&sort=-relevance`]),
-        indexes: explain(db, { text: BROAD_WORD, sort: { field: 'relevance', direction: desc } }),
-      },
-      {
-        name: `search \`sort=-relevance\`, other queries (${OTHER_SEARCHES.map((q) => `\`${q}\``).join(', ')})`,
-        requests: variants(OTHER_SEARCHES, (q) => `/stories?query=${encodeURIComponent(q)}&sort=-relevance`),
-        indexes: explain(db, { text: 'sherlock', sort: { field: 'relevance', direction: desc } }),
-      },
+      lists('default browse: `/stories` (page 1, newest first)', LIST_TARGET_MS, [{}]),
+      await deepPage(`default browse, page ${DEEP_PAGE} (reached by following \`links.next\`)`, LIST_TARGET_MS, {}),
+      lists('`filter[ids]` (20 ids)', LIST_TARGET_MS, Array.from({ length: VARIANTS }, (_, i) => ({ ids: sample.ids.slice(i * 20, i * 20 + 20) }))),
+      lists('`filter[author]`', LIST_TARGET_MS, sample.authors.map((author) => ({ author }))),
+      lists('`filter[num_words]` (ranges, open and closed)', LIST_TARGET_MS, wordRanges.map((words) => ({ words }))),
+      lists('`filter[status]` (each status)', LIST_TARGET_MS, statuses.map((status) => ({ status }))),
+      lists('`filter[date_published]` (one month, dates without time)', LIST_TARGET_MS, months.map((days) => ({ days }))),
+      lists('`filter[tags]` (one tag, common to rare)', LIST_TARGET_MS, sample.tags.map((tag) => ({ tags: [tag] }))),
+      lists('`filter[tags]` (two tags: a genre and a character, all of them)', LIST_TARGET_MS, pairs.map((pair) => ({ tags: pair }))),
+      lists('`filter[num_words]` range, `sort=-rating`', LIST_TARGET_MS, wordRanges.map((words) => ({ words, sort: '-rating' }))),
+      await deepPage(`\`filter[tags]\` of the most common tag (\`${commonTag}\`), page ${DEEP_PAGE} (by \`links.next\`)`, LIST_TARGET_MS, { tags: [commonTag] }),
+      lists(`search \`query=${BROAD_WORD}&sort=-relevance\` (the word is in 72% of stories)`, RELEVANCE_TARGET_MS, [{ query: BROAD_WORD, sort: '-relevance' }]),
+      lists(`the same with \`filter[tags]\` (one tag, common to rare)`, RELEVANCE_TARGET_MS, sample.tags.map((tag) => ({ query: BROAD_WORD, tags: [tag], sort: '-relevance' }))),
+      lists(`search \`sort=-relevance\`, one word, common to rare (${quoted(ONE_WORD_SEARCHES)})`, RELEVANCE_TARGET_MS, ONE_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
+      lists(`… two words (${quoted(TWO_WORD_SEARCHES)})`, RELEVANCE_TARGET_MS, TWO_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
+      lists(`… phrases, exclusions and \`or\` (${quoted(SYNTAX_SEARCHES)})`, RELEVANCE_TARGET_MS, SYNTAX_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
+      await deepPage(`search \`query=${BROAD_WORD}&sort=-relevance\`, page ${DEEP_PAGE} (by \`links.next\`)`, RELEVANCE_TARGET_MS, { query: BROAD_WORD, sort: '-relevance' }),
+      lists('`facets=tags` without a query (every published story)', FACETS_TARGET_MS, [{ facets: true }]),
+      lists(`\`facets=tags\` with \`query=${BROAD_WORD}&sort=-relevance\``, FACETS_TARGET_MS, [{ query: BROAD_WORD, sort: '-relevance', facets: true }]),
+      lists(`\`facets=tags\` with one word, common to rare (${quoted(ONE_WORD_SEARCHES)})`, FACETS_TARGET_MS, ONE_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance', facets: true }))),
     ];
   },
+
+  async afterTable(context: BenchContext): Promise<string[]> {
+    const lines = ['| measurement | result | target | load avg |', '|---|---|---|---|'];
+    const loadNow = () => loadavg()[0]!.toFixed(1);
+
+    const changes = await changeTargets(context);
+    const reader = await context.mintToken(changes.readerId, []);
+    process.stderr.write(`==> stories: event to searchable, ${changes.targets.length} title changes at ${CHANGES_PER_SECOND}/s\n`);
+    try {
+      const fresh = await measureFreshness({ apiUrl: context.system.apiUrl, targets: changes.targets, changesPerSecond: CHANGES_PER_SECOND, readerToken: reader, timeoutMs: FRESHNESS_TIMEOUT_MS });
+      if (fresh.firstError !== undefined) process.stderr.write(`    first error: ${fresh.firstError}\n`);
+      const p95 = fresh.p95Ms >= FRESHNESS_TARGET_MS ? `**${fresh.p95Ms}** (over)` : String(fresh.p95Ms);
+      lines.push(
+        `| event to searchable: a story's title changed through the gateway (\`PATCH /stories/:id\`, ${fresh.changes} stories, ${fresh.changesPerSecond} changes/s) until \`GET /stories?query=<new title>\` lists it | p50 ${fresh.p50Ms} ms, p95 ${p95} ms, p99 ${fresh.p99Ms} ms, max ${fresh.maxMs} ms; ${fresh.missed} missed, ${fresh.failedWrites} failed writes; ${fresh.searches} searches (p50 ${fresh.searchP50Ms} ms) | p95 ≤ ${FRESHNESS_TARGET_MS} ms | ${loadNow()} |`,
+      );
+    } finally {
+      await restoreTitles(context, changes);
+    }
+
+    process.stderr.write('==> stories: full rebuild of the story index\n');
+    const rebuild = await rebuildStoryIndex(context.databaseUrl);
+    const seconds = Math.round(rebuild.seconds);
+    lines.push(
+      `| full rebuild of the story index (\`npm run search:rebuild\` while the system runs: ${rebuild.summary}) | ${seconds >= REBUILD_TARGET_SECONDS ? `**${seconds}** (over)` : seconds} s | ≤ ${REBUILD_TARGET_SECONDS} s | ${loadNow()} |`,
+    );
+    return lines;
+  },
 };
+
+/** The stories whose titles the freshness measurement changes, tokens of their authors, their titles before, and a reader. */
+interface ChangeSet {
+  readonly targets: ChangeTarget[];
+  readonly titles: ReadonlyMap<string, string>;
+  readonly readerId: string;
+}
+
+/**
+ * CHANGES published stories (at most 25 authors, the most prolific, up to 40 stories each), each
+ * with a `write_stories` token of its author.
+ */
+async function changeTargets(context: BenchContext): Promise<ChangeSet> {
+  const rows = await withDatabase(context.databaseUrl, async (client) =>
+    (
+      await client.query<{ id: string; author: string; title: string }>(
+        `WITH authors AS (SELECT author_id FROM stories WHERE published GROUP BY author_id ORDER BY count(*) DESC, author_id LIMIT 25)
+         SELECT id::text, author_id::text AS author, title FROM (
+           SELECT s.id, s.author_id, s.title, row_number() OVER (PARTITION BY s.author_id ORDER BY s.id) AS n
+           FROM stories s JOIN authors a USING (author_id) WHERE s.published
+         ) ranked WHERE n <= 40 ORDER BY n, author_id LIMIT $1`,
+        [CHANGES],
+      )
+    ).rows,
+  );
+  const authors = [...new Set(rows.map((row) => row.author))];
+  const tokens = new Map(await Promise.all(authors.map(async (author) => [author, await context.mintToken(author, ['write_stories'])] as const)));
+  return {
+    targets: rows.map((row) => ({ storyId: row.id, token: tokens.get(row.author)! })),
+    titles: new Map(rows.map((row) => [row.id, row.title])),
+    readerId: authors[0]!,
+  };
+}
+
+/** Gives the changed stories their titles back through the API (one at a time, unmeasured), so the data set stays as seeded. */
+async function restoreTitles(context: BenchContext, changes: ChangeSet): Promise<void> {
+  for (const target of changes.targets) {
+    const body = JSON.stringify({ data: { type: 'story', id: target.storyId, attributes: { title: changes.titles.get(target.storyId)! } } });
+    const response = await fetch(`${context.system.apiUrl}/stories/${target.storyId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/vnd.api+json' },
+      body,
+    });
+    if (response.status !== 200) throw new Error(`restoring the title of story ${target.storyId}: ${response.status} ${(await response.text()).slice(0, 300)}`);
+    await response.arrayBuffer();
+  }
+}
