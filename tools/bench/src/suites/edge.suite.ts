@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createTestUser, eventually, repoRoot } from '@inkwell/testing';
@@ -23,6 +23,10 @@ const BY_ID_MIN_BARE_SHARE = 1 / 12;
 const BROWSE_MIN_RPS = 800;
 /** How long to wait for the search index the browse page needs. */
 const INDEX_WAIT_MS = 20 * 60_000;
+/** Where the profiled round writes CPU profiles (unset: no profiled round); see src/cpu-profile.hook.mjs. */
+const PROFILE_DIR = process.env.CPU_PROFILE_DIR;
+/** The processes profiled. */
+const PROFILED = ['gateway', 'stories', 'users'] as const;
 
 type Target = 'bare' | 'story' | 'user' | 'browse';
 const LABELS: Record<Target, string> = {
@@ -116,6 +120,7 @@ export const edgeSuite: Suite = {
         }
         loads.push(loadavg()[0] as number);
       }
+      if (PROFILE_DIR !== undefined) await profileRounds(PROFILE_DIR, targets, headers, pids);
 
       const shares = (target: Target) => results[target].map((m, i) => m.wrk.requestsPerSecond / (results.bare[i] as Measurement).wrk.requestsPerSecond);
       const cpu = (target: Target, name: string) => (target !== 'bare' && name === 'bare') || (target === 'bare' && name !== 'bare') ? '–' : String(round2(median(results[target].map((m) => m.cpuMsPerRequest[name] ?? 0))));
@@ -146,6 +151,28 @@ export const edgeSuite: Suite = {
     }
   },
 };
+
+/**
+ * One more, unmeasured round of each API target with the CPU profiler of every profiled process
+ * on (SIGUSR2 on and off, src/cpu-profile.hook.mjs, which the processes must have loaded):
+ * writes `<dir>/<target>.<process>.cpuprofile`.
+ */
+async function profileRounds(dir: string, targets: Readonly<Record<Target, string>>, headers: Readonly<Record<string, string>>, pids: Readonly<Record<string, number>>): Promise<void> {
+  const profiled = PROFILED.filter((name) => pids[name] !== undefined).map((name) => ({ name, pid: pids[name] as number }));
+  let written = 0;
+  for (const target of ['story', 'user', 'browse'] as const) {
+    for (const { pid } of profiled) process.kill(pid, 'SIGUSR2');
+    const wrk = await runWrk({ url: targets[target], headers, connections: CONNECTIONS, durationSeconds: ROUND_SECONDS });
+    for (const { pid } of profiled) process.kill(pid, 'SIGUSR2');
+    written++;
+    for (const { name, pid } of profiled) {
+      const file = join(dir, `${name}-${pid}-${written}.cpuprofile`);
+      await eventually(() => existsSync(file), { timeoutMs: 30_000 });
+      renameSync(file, join(dir, `${target}.${name}.cpuprofile`));
+    }
+    process.stderr.write(`    profiled ${target}: ${Math.round(wrk.requestsPerSecond)} req/s with the profiler on; ${dir}/${target}.<process>.cpuprofile\n`);
+  }
+}
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
