@@ -2,7 +2,7 @@ import type { components } from '@inkwell/client';
 import { createAppToken, createTestUser, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-import { answer, eventually, expectError, JsonApiClient, ok, type Answer, type Resource } from './support/json-api-client.js';
+import { answer, eventually, expectError, JsonApiClient, ok, type Answer, type Body, type Resource } from './support/json-api-client.js';
 
 const DATABASE = 'inkwell_test_gateway_bookshelves';
 /** A search word that appears nowhere but in this file's stories. */
@@ -522,7 +522,7 @@ describe('GET /stories with filter[bookshelf], filter[unread] and sort=date_adde
       const late: string[] = [];
       let next: string | undefined = `/stories?filter[bookshelf]=${target.id}&sort=${descending ? '-' : ''}date_added&page[size]=2`;
       while (next !== undefined) {
-        const body = ok(await api('GET', next, { token: owner.token }));
+        const body: Body = ok(await api('GET', next, { token: owner.token }));
         seen.push(...idsOf(body.data!));
         next = body.links?.next;
         if (next !== undefined && late.length < 3) {

@@ -74,8 +74,9 @@ const documentedAnswers: Middleware = {
  * names none.
  */
 export class JsonApiClient {
-  /** The typed client (openapi-fetch); pass `headers: client.auth(token)` to each call. */
+  /** The typed client (openapi-fetch); pass `headers: client.auth(token)` to each call, or use {@link as}. */
   readonly typed: InkwellClient;
+  readonly #bound = new Map<string | null, InkwellClient>();
 
   constructor(
     private readonly apiUrl: string,
@@ -83,6 +84,21 @@ export class JsonApiClient {
   ) {
     this.typed = createInkwellClient({ baseUrl: apiUrl });
     this.typed.use(documentedAnswers);
+  }
+
+  /**
+   * The typed client that sends `token` as its bearer (the default token when undefined, none
+   * when null), its answers checked against the document like {@link typed}'s:
+   * `client.as(user.token).GET('/stories/{id}', …)`.
+   */
+  as(token: string | null = this.defaultToken()): InkwellClient {
+    let bound = this.#bound.get(token);
+    if (bound === undefined) {
+      bound = createInkwellClient({ baseUrl: this.apiUrl, token: () => token ?? undefined });
+      bound.use(documentedAnswers);
+      this.#bound.set(token, bound);
+    }
+    return bound;
   }
 
   /** The Authorization header of `token` (the default token when undefined, none when null). */
@@ -106,7 +122,7 @@ export class JsonApiClient {
     const items: Resource[] = [];
     let next: string | undefined = path;
     while (next !== undefined) {
-      const body = ok(await this.call('GET', next, { token }));
+      const body: Body = ok(await this.call('GET', next, { token }));
       items.push(...(body.data ?? []));
       next = body.links?.next;
     }
@@ -114,23 +130,77 @@ export class JsonApiClient {
   }
 }
 
+/** What a typed call (openapi-fetch) gives back: the success document typed by the API document as `data`, or the errors. */
+export interface TypedResult<D> {
+  data?: D;
+  error?: unknown;
+  response: Response;
+}
+
 /** The Answer of a typed call: its status, headers and document (the data or the errors). */
-export function answer(result: { data?: unknown; error?: unknown; response: Response }): Answer {
+export function answer(result: TypedResult<unknown>): Answer {
   const body = (result.data ?? result.error ?? {}) as Body;
   return { status: result.response.status, headers: result.response.headers, body };
 }
 
-/** Asserts `status` (the errors are the failure message) and returns the document. */
-export function ok(answer: Answer, status = 200): Body {
-  expect(answer.status, JSON.stringify(answer.body.errors)).toBe(status);
-  return answer.body;
+const asAnswer = (result: Answer | TypedResult<unknown>): Answer => ('response' in result ? answer(result) : result);
+
+/**
+ * Asserts `status` (the errors are the failure message) and returns the document: for a typed
+ * call, typed as the API document declares its success answer (undefined for a 204).
+ */
+export function ok<D>(result: TypedResult<D>, status?: number): D;
+export function ok(answer: Answer, status?: number): Body;
+export function ok(result: Answer | TypedResult<unknown>, status = 200): unknown {
+  const { status: actual, body } = asAnswer(result);
+  expect(actual, JSON.stringify(body.errors)).toBe(status);
+  return 'response' in result ? result.data : body;
 }
 
-/** Asserts the status and the code of the first error, and its `source` when given. */
-export function expectError(answer: Answer, status: number, code: string, source?: { parameter?: string; pointer?: string; header?: string }): void {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  expect(answer.body.errors?.[0]?.code, JSON.stringify(answer.body)).toBe(code);
-  if (source !== undefined) expect(answer.body.errors?.[0]?.source).toEqual(source);
+/** Asserts the status and the code of the first error, and its `source` when given (of a typed or a raw call). */
+export function expectError(result: Answer | TypedResult<unknown>, status: number, code: string, source?: { parameter?: string; pointer?: string; header?: string }): void {
+  const { status: actual, body } = asAnswer(result);
+  expect(actual, JSON.stringify(body)).toBe(status);
+  expect(body.errors?.[0]?.code, JSON.stringify(body)).toBe(code);
+  if (source !== undefined) expect(body.errors?.[0]?.source).toEqual(source);
+}
+
+/** Request options of a typed call that send the query of a link the API gave, as it is ({@link follow}). */
+export interface FollowOptions {
+  querySerializer: () => string;
+}
+
+/**
+ * Request options of a typed call that send the query of `link` (an absolute URL the API gave,
+ * e.g. `links.next`) as it is, in place of the call's own `params.query`:
+ * `client.as(token).GET('/stories', { params: { query }, ...follow(next) })` follows the link
+ * through the typed client, so its answer is typed and checked like the first page's.
+ */
+export function follow(link: string): FollowOptions {
+  const query = new URL(link).search.slice(1);
+  return { querySerializer: () => query };
+}
+
+/**
+ * Each page of a cursor list through typed calls (each asserted 200): `page(undefined)` asks for
+ * the first page, then `page(follow(links.next))` for each next one until a page has no
+ * `links.next`; spread `next` into the first page's options:
+ * `pages((next) => api.GET('/stories', { params: { query }, ...next }))`.
+ */
+export async function* pages<P extends { links: { next?: string } }>(page: (next: FollowOptions | undefined) => Promise<TypedResult<P>>): AsyncGenerator<P> {
+  let next: FollowOptions | undefined;
+  do {
+    const body: P = ok(await page(next));
+    yield body;
+    next = body.links.next === undefined ? undefined : follow(body.links.next);
+  } while (next !== undefined);
+}
+
+/** Every item of a cursor list through typed calls, page by page as {@link pages} asks for them. */
+export async function walkPages<R>(page: (next: FollowOptions | undefined) => Promise<TypedResult<{ data: R[]; links: { next?: string } }>>): Promise<R[]> {
+  const items: R[] = [];
+  for await (const body of pages(page)) items.push(...body.data);
+  return items;
 }
 
 /**
