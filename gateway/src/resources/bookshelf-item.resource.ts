@@ -1,3 +1,4 @@
+import { AppError } from '@inkwell/errors';
 import type { BookshelfItem } from '@inkwell/proto/bookshelves';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
@@ -51,4 +52,15 @@ export function toBookshelfItemResource(item: BookshelfItem): ResourceObject {
       },
     },
   );
+}
+
+/** The item of a single-item response (add, update); a response without one is 404. */
+export function bookshelfItemOf({ item }: { readonly item?: BookshelfItem }): ResourceObject {
+  if (item === undefined) throw AppError.notFound('bookshelf item');
+  return toBookshelfItemResource(item);
+}
+
+/** The items of a list response. */
+export function bookshelfItemsOf({ items }: { readonly items: readonly BookshelfItem[] }): ResourceObject[] {
+  return items.map(toBookshelfItemResource);
 }

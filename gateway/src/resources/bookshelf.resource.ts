@@ -1,30 +1,23 @@
-import { BookshelfPrivacy, type Bookshelf } from '@inkwell/proto/bookshelves';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { AppError } from '@inkwell/errors';
+import { BookshelfPrivacySchema, type Bookshelf, type CreateBookshelfRequestSchema, type UpdateBookshelfRequestSchema } from '@inkwell/proto/bookshelves';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import type { BodyOf } from '../routing/route-kinds.js';
+import { protoEnumNames } from './proto-enum.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of bookshelves. */
 export const BOOKSHELF_TYPE = 'bookshelf';
 
-/** The public values of bookshelf `privacy` (docs/api/bookshelves.md, "The bookshelf resource"). */
-export const BOOKSHELF_PRIVACIES = ['public', 'private'] as const;
-/** A public bookshelf privacy. */
-export type BookshelfPrivacyValue = (typeof BOOKSHELF_PRIVACIES)[number];
+const PRIVACY = protoEnumNames(BookshelfPrivacySchema);
 
-const PRIVACY_TO_PROTO: Readonly<Record<BookshelfPrivacyValue, BookshelfPrivacy>> = {
-  public: BookshelfPrivacy.PUBLIC,
-  private: BookshelfPrivacy.PRIVATE,
-};
+/** The public values of bookshelf `privacy` (docs/api/bookshelves.md, "The bookshelf resource"): `public`, `private`. */
+export const BOOKSHELF_PRIVACIES = PRIVACY.names;
 
 /** The proto enum of a public privacy; undefined (not sent) is UNSPECIFIED: the default on create, unchanged on update. */
-export function bookshelfPrivacyToProto(privacy: BookshelfPrivacyValue | undefined): BookshelfPrivacy {
-  return privacy === undefined ? BookshelfPrivacy.UNSPECIFIED : PRIVACY_TO_PROTO[privacy];
-}
-
-function privacyOf(privacy: BookshelfPrivacy): BookshelfPrivacyValue | null {
-  return BOOKSHELF_PRIVACIES.find((value) => PRIVACY_TO_PROTO[value] === privacy) ?? null;
-}
+export const bookshelfPrivacyToProto = PRIVACY.toProto;
 
 /**
  * The bookshelf type (docs/api/bookshelves.md, "The bookshelf resource"): `num_unread` exists only for the
@@ -74,7 +67,7 @@ export function toBookshelfResource(shelf: Bookshelf, links: ApiLinks): Resource
   const attributes: Record<string, string | number | null> = {
     name: shelf.name,
     description: shelf.description,
-    privacy: privacyOf(shelf.privacy),
+    privacy: PRIVACY.fromProto(shelf.privacy),
     color: shelf.color,
     order: shelf.order,
     num_stories: shelf.numStories,
@@ -86,4 +79,39 @@ export function toBookshelfResource(shelf: Bookshelf, links: ApiLinks): Resource
     relationships: { user: { data: { type: 'user', id: shelf.userId } } },
     self: links.to(`/bookshelves/${shelf.id}`),
   });
+}
+
+/** The shelf of a single-shelf response (get, create, update); a response without one is 404. */
+export function bookshelfOf({ bookshelf }: { readonly bookshelf?: Bookshelf }, links: ApiLinks): ResourceObject {
+  if (bookshelf === undefined) throw AppError.notFound('bookshelf');
+  return toBookshelfResource(bookshelf, links);
+}
+
+/** The shelves of a list response. */
+export function bookshelvesOf({ bookshelves }: { readonly bookshelves: readonly Bookshelf[] }, links: ApiLinks): ResourceObject[] {
+  return bookshelves.map((shelf) => toBookshelfResource(shelf, links));
+}
+
+/** POST /users/:id/bookshelves for the user `userId`: left-out members are the service's defaults. */
+export function bookshelfCreateRequest(userId: string, { attributes }: BodyOf<typeof BOOKSHELF_WRITE>): MessageInitShape<typeof CreateBookshelfRequestSchema> {
+  return {
+    userId,
+    name: attributes.name ?? '',
+    description: attributes.description ?? '',
+    privacy: PRIVACY.toProto(attributes.privacy),
+    color: attributes.color,
+    order: attributes.order,
+  };
+}
+
+/** PATCH /bookshelves/:id: left-out members stay unchanged. */
+export function bookshelfUpdateRequest(id: string, { attributes }: BodyOf<typeof BOOKSHELF_WRITE>): MessageInitShape<typeof UpdateBookshelfRequestSchema> {
+  return {
+    id,
+    name: attributes.name,
+    description: attributes.description,
+    privacy: PRIVACY.toProto(attributes.privacy),
+    color: attributes.color,
+    order: attributes.order,
+  };
 }

@@ -1,13 +1,13 @@
-import { AppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
-import type { Bookshelf, BookshelfItem, BookshelvesService } from '@inkwell/proto/bookshelves';
+import type { BookshelvesService } from '@inkwell/proto/bookshelves';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, parseCreateBody, parseDocumentQuery, parseListQuery, parseUpdateBody, type DocumentResponder } from '../lists/index.js';
-import { BOOKSHELF_ITEM_CREATE, BOOKSHELF_ITEM_SCHEMA, BOOKSHELF_ITEM_UPDATE, toBookshelfItemResource } from '../resources/bookshelf-item.resource.js';
-import { BOOKSHELF_SCHEMA, BOOKSHELF_WRITE, bookshelfPrivacyToProto, toBookshelfResource } from '../resources/bookshelf.resource.js';
+import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../lists/index.js';
+import { BOOKSHELF_ITEM_CREATE, BOOKSHELF_ITEM_SCHEMA, BOOKSHELF_ITEM_UPDATE, bookshelfItemOf, bookshelfItemsOf } from '../resources/bookshelf-item.resource.js';
+import { BOOKSHELF_SCHEMA, BOOKSHELF_WRITE, bookshelfCreateRequest, bookshelfOf, bookshelvesOf, bookshelfUpdateRequest } from '../resources/bookshelf.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';
-import { defineRoute, type RouteDefinition } from '../routing/route.types.js';
+import { routeKinds } from '../routing/route-kinds.js';
+import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the bookshelf routes need: the bookshelves client, the link builder and the document responder. */
 export interface BookshelvesRoutesDeps {
@@ -61,150 +61,98 @@ export const BOOKSHELF_ITEM_DOCUMENT = defineDocumentSpec({ resource: BOOKSHELF_
  * `links.self` and a new item answers 201 without `Location`: there is no GET for one item.
  */
 export function bookshelvesRoutes({ bookshelves, links, documents }: BookshelvesRoutesDeps): RouteDefinition[] {
-  const shelfResource = (shelf: Bookshelf | undefined) => {
-    if (shelf === undefined) throw AppError.notFound('bookshelf');
-    return toBookshelfResource(shelf, links);
-  };
-  const itemResource = (item: BookshelfItem | undefined) => {
-    if (item === undefined) throw AppError.notFound('bookshelf item');
-    return toBookshelfItemResource(item);
-  };
-
+  const route = routeKinds({ documents, links });
   return [
-    defineRoute({
-      method: 'GET',
+    route.list({
       path: '/users/:id/bookshelves',
-      doc: { summary: "A user's bookshelves (private ones only for the owner, with read_bookshelves).", query: BOOKSHELF_LIST },
+      doc: { summary: "A user's bookshelves (private ones only for the owner, with read_bookshelves)." },
       params: { id: 'user' },
-      async handler(request) {
-        const query = parseListQuery(BOOKSHELF_LIST, request.query);
-        const position = await documents.cursorStart(request, query);
-        const response = await bookshelves.listUserBookshelves({ userId: request.params.id, pageSize: query.page.size, after: position.after }, { caller: request.caller });
-        return documents.cursorPage(request, query, position, response.bookshelves.map((shelf) => toBookshelfResource(shelf, links)), response.nextAfter);
-      },
+      query: BOOKSHELF_LIST,
+      toRequest: ({ params }) => ({ userId: params.id }),
+      rpc: (request, options) => bookshelves.listUserBookshelves(request, options),
+      toResources: bookshelvesOf,
     }),
-    defineRoute({
-      method: 'POST',
+    route.create({
       path: '/users/:id/bookshelves',
-      doc: { summary: 'Create a bookshelf of yours (`:id` is you).', query: BOOKSHELF_DOCUMENT, body: BOOKSHELF_WRITE },
+      doc: { summary: 'Create a bookshelf of yours (`:id` is you).' },
       params: { id: 'user' },
       scope: 'write_bookshelves',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(BOOKSHELF_DOCUMENT, request.query);
-        const { attributes } = parseCreateBody(BOOKSHELF_WRITE, request.body);
-        const { bookshelf } = await bookshelves.createBookshelf(
-          {
-            userId: request.params.id,
-            name: attributes.name ?? '',
-            description: attributes.description ?? '',
-            privacy: bookshelfPrivacyToProto(attributes.privacy),
-            color: attributes.color,
-            order: attributes.order,
-          },
-          { caller: request.caller },
-        );
-        const resource = shelfResource(bookshelf);
-        const self = links.to(`/bookshelves/${resource.id}`);
-        return documents.resource(request, query, resource, { status: 201, headers: { Location: self }, self });
-      },
+      query: BOOKSHELF_DOCUMENT,
+      body: BOOKSHELF_WRITE,
+      toRequest: ({ params, body }) => bookshelfCreateRequest(params.id, body),
+      rpc: (request, options) => bookshelves.createBookshelf(request, options),
+      toResource: bookshelfOf,
     }),
-    defineRoute({
-      method: 'GET',
+    route.read({
       path: '/bookshelves/:id',
-      doc: { summary: 'One bookshelf.', query: BOOKSHELF_DOCUMENT, errors: ['insufficient_scope'] },
-      async handler(request) {
-        const query = parseDocumentQuery(BOOKSHELF_DOCUMENT, request.query);
-        const { bookshelf } = await bookshelves.getBookshelf({ id: request.params.id }, { caller: request.caller });
-        return documents.resource(request, query, shelfResource(bookshelf));
-      },
+      doc: { summary: 'One bookshelf.', errors: ['insufficient_scope'] },
+      query: BOOKSHELF_DOCUMENT,
+      toRequest: ({ params }) => ({ id: params.id }),
+      rpc: (request, options) => bookshelves.getBookshelf(request, options),
+      toResource: bookshelfOf,
     }),
-    defineRoute({
-      method: 'PATCH',
+    route.update({
       path: '/bookshelves/:id',
-      doc: { summary: 'Change a bookshelf of yours.', query: BOOKSHELF_DOCUMENT, body: BOOKSHELF_WRITE },
+      doc: { summary: 'Change a bookshelf of yours.' },
       scope: 'write_bookshelves',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(BOOKSHELF_DOCUMENT, request.query);
-        const { attributes } = parseUpdateBody(BOOKSHELF_WRITE, request.body, request.params.id);
-        const { bookshelf } = await bookshelves.updateBookshelf(
-          {
-            id: request.params.id,
-            name: attributes.name,
-            description: attributes.description,
-            privacy: bookshelfPrivacyToProto(attributes.privacy),
-            color: attributes.color,
-            order: attributes.order,
-          },
-          { caller: request.caller },
-        );
-        return documents.resource(request, query, shelfResource(bookshelf));
-      },
+      query: BOOKSHELF_DOCUMENT,
+      body: BOOKSHELF_WRITE,
+      toRequest: ({ params, body }) => bookshelfUpdateRequest(params.id, body),
+      rpc: (request, options) => bookshelves.updateBookshelf(request, options),
+      toResource: bookshelfOf,
     }),
-    defineRoute({
+    route.command({
       method: 'DELETE',
       path: '/bookshelves/:id',
       doc: { summary: 'Delete a bookshelf of yours and its items.' },
       scope: 'write_bookshelves',
       requiresUser: true,
-      async handler(request) {
-        parseDocumentQuery(BOOKSHELF_DOCUMENT, request.query);
-        await bookshelves.deleteBookshelf({ id: request.params.id }, { caller: request.caller });
-        return { status: 204 };
-      },
+      checkedQuery: BOOKSHELF_DOCUMENT,
+      toRequest: ({ params }) => ({ id: params.id }),
+      rpc: (request, options) => bookshelves.deleteBookshelf(request, options),
     }),
-    defineRoute({
-      method: 'GET',
+    route.list({
       path: '/bookshelves/:id/items',
-      doc: { summary: 'The items of a bookshelf, in the order they were added.', query: BOOKSHELF_ITEM_LIST, errors: ['insufficient_scope'] },
-      async handler(request) {
-        const query = parseListQuery(BOOKSHELF_ITEM_LIST, request.query);
-        const position = await documents.cursorStart(request, query);
-        const response = await bookshelves.listBookshelfItems({ bookshelfId: request.params.id, pageSize: query.page.size, after: position.after }, { caller: request.caller });
-        return documents.cursorPage(request, query, position, response.items.map(toBookshelfItemResource), response.nextAfter);
-      },
+      doc: { summary: 'The items of a bookshelf, in the order they were added.', errors: ['insufficient_scope'] },
+      query: BOOKSHELF_ITEM_LIST,
+      toRequest: ({ params }) => ({ bookshelfId: params.id }),
+      rpc: (request, options) => bookshelves.listBookshelfItems(request, options),
+      toResources: bookshelfItemsOf,
     }),
-    defineRoute({
-      method: 'POST',
+    route.create({
       path: '/bookshelves/:id/items',
-      doc: { summary: 'Put a story on a bookshelf of yours (a story already there is 409).', query: BOOKSHELF_ITEM_DOCUMENT, body: BOOKSHELF_ITEM_CREATE },
+      doc: { summary: 'Put a story on a bookshelf of yours (a story already there is 409).' },
       scope: 'write_bookshelves',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(BOOKSHELF_ITEM_DOCUMENT, request.query);
-        const { attributes, relationships } = parseCreateBody(BOOKSHELF_ITEM_CREATE, request.body);
-        const { item } = await bookshelves.addBookshelfItem(
-          { bookshelfId: request.params.id, storyId: relationships.story ?? '', read: attributes.read },
-          { caller: request.caller },
-        );
-        return documents.resource(request, query, itemResource(item), { status: 201 });
-      },
+      query: BOOKSHELF_ITEM_DOCUMENT,
+      body: BOOKSHELF_ITEM_CREATE,
+      toRequest: ({ params, body }) => ({ bookshelfId: params.id, storyId: body.relationships.story ?? '', read: body.attributes.read }),
+      rpc: (request, options) => bookshelves.addBookshelfItem(request, options),
+      toResource: bookshelfItemOf,
     }),
-    defineRoute({
-      method: 'PATCH',
+    route.update({
       path: '/bookshelves/:id/items/:item_id',
-      doc: { summary: 'Mark an item read or unread.', query: BOOKSHELF_ITEM_DOCUMENT, body: BOOKSHELF_ITEM_UPDATE },
+      doc: { summary: 'Mark an item read or unread.' },
       scope: 'write_bookshelves',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(BOOKSHELF_ITEM_DOCUMENT, request.query);
-        const { attributes } = parseUpdateBody(BOOKSHELF_ITEM_UPDATE, request.body, request.params.item_id);
-        const { item } = await bookshelves.updateBookshelfItem({ bookshelfId: request.params.id, itemId: request.params.item_id, read: attributes.read }, { caller: request.caller });
-        return documents.resource(request, query, itemResource(item));
-      },
+      query: BOOKSHELF_ITEM_DOCUMENT,
+      body: BOOKSHELF_ITEM_UPDATE,
+      idParam: 'item_id',
+      toRequest: ({ params, body }) => ({ bookshelfId: params.id, itemId: params.item_id, read: body.attributes.read }),
+      rpc: (request, options) => bookshelves.updateBookshelfItem(request, options),
+      toResource: bookshelfItemOf,
     }),
-    defineRoute({
+    route.command({
       method: 'DELETE',
       path: '/bookshelves/:id/items/:item_id',
       doc: { summary: 'Take an item off a bookshelf of yours.' },
       scope: 'write_bookshelves',
       requiresUser: true,
-      async handler(request) {
-        parseDocumentQuery(BOOKSHELF_ITEM_DOCUMENT, request.query);
-        await bookshelves.removeBookshelfItem({ bookshelfId: request.params.id, itemId: request.params.item_id }, { caller: request.caller });
-        return { status: 204 };
-      },
+      checkedQuery: BOOKSHELF_ITEM_DOCUMENT,
+      toRequest: ({ params }) => ({ bookshelfId: params.id, itemId: params.item_id }),
+      rpc: (request, options) => bookshelves.removeBookshelfItem(request, options),
     }),
   ];
 }
