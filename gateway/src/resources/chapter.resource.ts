@@ -1,7 +1,10 @@
-import type { Chapter } from '@inkwell/proto/stories';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { AppError } from '@inkwell/errors';
+import type { Chapter, CreateChapterRequestSchema, UpdateChapterRequestSchema } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, wantsField, writeValues, type SparseFieldsets } from '../lists/index.js';
+import type { BodyOf } from '../routing/route-kinds.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of chapters. */
@@ -73,4 +76,36 @@ export function toChapterResource(chapter: Chapter, links: ApiLinks): ResourceOb
       self: links.to(`/chapters/${chapter.id}`),
     },
   );
+}
+
+/** The chapter of a single-chapter response (get, create, update); a response without one is 404. */
+export function chapterOf({ chapter }: { readonly chapter?: Chapter }, links: ApiLinks): ResourceObject {
+  if (chapter === undefined) throw AppError.notFound('chapter');
+  return toChapterResource(chapter, links);
+}
+
+/** The chapters of a list response. */
+export function chaptersOf({ chapters }: { readonly chapters: readonly Chapter[] }, links: ApiLinks): ResourceObject[] {
+  return chapters.map((chapter) => toChapterResource(chapter, links));
+}
+
+/** Whether `fields[chapter]` asks for the (heavy, opt-in) content: only then is it fetched, and a view counted. */
+export function wantsChapterContent(fields: SparseFieldsets): boolean {
+  return wantsField(fields, CHAPTER_SCHEMA, 'content') || wantsField(fields, CHAPTER_SCHEMA, 'content_html');
+}
+
+/** POST /stories/:id/chapters: left-out members are the service's defaults (an unpublished chapter). */
+export function chapterCreateRequest(storyId: string, { attributes }: BodyOf<typeof CHAPTER_WRITE>): MessageInitShape<typeof CreateChapterRequestSchema> {
+  return {
+    storyId,
+    title: attributes.title ?? '',
+    content: attributes.content ?? '',
+    authorsNote: attributes.authors_note ?? '',
+    published: attributes.published ?? false,
+  };
+}
+
+/** PATCH /chapters/:id: left-out members stay unchanged. */
+export function chapterUpdateRequest(id: string, { attributes }: BodyOf<typeof CHAPTER_WRITE>): MessageInitShape<typeof UpdateChapterRequestSchema> {
+  return { id, title: attributes.title, content: attributes.content, authorsNote: attributes.authors_note, published: attributes.published };
 }

@@ -1,3 +1,4 @@
+import { AppError } from '@inkwell/errors';
 import type { Comment } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
@@ -41,4 +42,15 @@ export function toCommentResource(comment: Comment): ResourceObject {
       },
     },
   );
+}
+
+/** The comment of a create response; a response without one means the story is not there (404). */
+export function createdCommentOf({ comment }: { readonly comment?: Comment }): ResourceObject {
+  if (comment === undefined) throw AppError.notFound('story');
+  return toCommentResource(comment);
+}
+
+/** The comments of a list response. */
+export function commentsOf({ comments }: { readonly comments: readonly Comment[] }): ResourceObject[] {
+  return comments.map(toCommentResource);
 }

@@ -1,15 +1,16 @@
-import { RatingValue } from '@inkwell/proto/stories';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { RatingValueSchema, type SetStoryRatingRequestSchema } from '@inkwell/proto/stories';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import type { BodyOf } from '../routing/route-kinds.js';
+import { protoEnumNames } from './proto-enum.js';
 
 /** The JSON:API type of the body of PUT /stories/:id/rating (never answered: the PUT is 204). */
 export const RATING_TYPE = 'rating';
 
-/** The public vote values, in API order. */
-export const RATING_VALUES = ['like', 'dislike'] as const;
-/** A public vote value. */
-export type RatingValueName = (typeof RATING_VALUES)[number];
+const VALUE = protoEnumNames(RatingValueSchema);
 
-const VALUE_TO_PROTO: Readonly<Record<RatingValueName, RatingValue>> = { like: RatingValue.LIKE, dislike: RatingValue.DISLIKE };
+/** The public vote values: like, dislike. */
+export const RATING_VALUES = VALUE.names;
 
 /** The rating type: one attribute, the caller's vote. It has no id and no endpoint of its own. */
 export const RATING_SCHEMA = defineResourceSchema({ type: RATING_TYPE, description: 'Your vote on a story.', attributes: { value: at.enumeration(RATING_VALUES) } });
@@ -21,7 +22,7 @@ export const RATING_WRITE = defineWriteSpec({
   required: ['value'],
 });
 
-/** The proto enum of a public vote value. */
-export function ratingValueToProto(value: RatingValueName): RatingValue {
-  return VALUE_TO_PROTO[value];
+/** PUT /stories/:id/rating: the caller's vote on `storyId`. */
+export function ratingRequest(storyId: string, { attributes }: BodyOf<typeof RATING_WRITE>): MessageInitShape<typeof SetStoryRatingRequestSchema> {
+  return { storyId, value: VALUE.toProto(attributes.value) };
 }

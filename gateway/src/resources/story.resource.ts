@@ -1,51 +1,53 @@
-import { ContentRating, StoryStatus, type Story } from '@inkwell/proto/stories';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { AppError } from '@inkwell/errors';
+import {
+  ContentRatingSchema,
+  SortDirection,
+  StorySortFieldSchema,
+  StoryStatusSchema,
+  type CreateStoryRequestSchema,
+  type ListStoriesRequestSchema,
+  type ListStoriesResponse,
+  type ListUserStoriesRequestSchema,
+  type Story,
+  type StorySortSchema,
+  type UpdateStoryRequestSchema,
+} from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
+import { resourceObject, type JsonValue, type ResourceObject } from '../jsonapi/document.builder.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues, type SortOrder } from '../lists/index.js';
+import type { STORY_LIST, USER_STORY_LIST } from '../routes/stories.routes.js';
+import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
+import { protoEnumNames } from './proto-enum.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of stories. */
 export const STORY_TYPE = 'story';
 
-/** The public values of story `status` (docs/api/foundation.md, "Resource types"), in API order. */
-export const STORY_STATUSES = ['complete', 'incomplete', 'on-hiatus', 'cancelled'] as const;
-/** A public story status. */
-export type StoryStatusValue = (typeof STORY_STATUSES)[number];
+const STATUS = protoEnumNames(StoryStatusSchema, { separator: '-' });
+const CONTENT_RATING = protoEnumNames(ContentRatingSchema);
 
-/** The public values of story `content_rating` (docs/api/foundation.md, "Resource types"). */
-export const CONTENT_RATINGS = ['everyone', 'teen', 'mature'] as const;
-/** A public content rating. */
-export type ContentRatingValue = (typeof CONTENT_RATINGS)[number];
+/** The public values of story `status` (docs/api/foundation.md, "Resource types"): complete, incomplete, on-hiatus, cancelled. */
+export const STORY_STATUSES = STATUS.names;
 
-const STATUS_TO_PROTO: Readonly<Record<StoryStatusValue, StoryStatus>> = {
-  complete: StoryStatus.COMPLETE,
-  incomplete: StoryStatus.INCOMPLETE,
-  'on-hiatus': StoryStatus.ON_HIATUS,
-  cancelled: StoryStatus.CANCELLED,
-};
-const RATING_TO_PROTO: Readonly<Record<ContentRatingValue, ContentRating>> = {
-  everyone: ContentRating.EVERYONE,
-  teen: ContentRating.TEEN,
-  mature: ContentRating.MATURE,
-};
+/** The public values of story `content_rating` (docs/api/foundation.md, "Resource types"): everyone, teen, mature. */
+export const CONTENT_RATINGS = CONTENT_RATING.names;
 
-/** The proto enum of a public status (for filters and writes). */
-export function storyStatusToProto(status: StoryStatusValue): StoryStatus {
-  return STATUS_TO_PROTO[status];
-}
+/** The proto enum of a public status (for filters and writes); undefined (not sent) is UNSPECIFIED. */
+export const storyStatusToProto = STATUS.toProto;
 
-/** The proto enum of a public content rating (for writes). */
-export function contentRatingToProto(rating: ContentRatingValue): ContentRating {
-  return RATING_TO_PROTO[rating];
-}
+/**
+ * The sort fields of story lists, in the order the API lists them (GET /stories offers all,
+ * GET /users/:id/stories all but relevance and date_added).
+ */
+const SORT_FIELD = protoEnumNames(StorySortFieldSchema, {
+  names: ['date_published', 'hotness', 'date_modified', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes', 'relevance', 'date_added'],
+});
 
-function statusOf(status: StoryStatus): StoryStatusValue | null {
-  return STORY_STATUSES.find((value) => STATUS_TO_PROTO[value] === status) ?? null;
-}
-
-function contentRatingOf(rating: ContentRating): ContentRatingValue | null {
-  return CONTENT_RATINGS.find((value) => RATING_TO_PROTO[value] === rating) ?? null;
-}
+/** The sort fields of story lists (see SORT_FIELD). */
+export const STORY_SORT_FIELDS = SORT_FIELD.names;
+/** A sort field of story lists. */
+export type StorySortName = (typeof STORY_SORT_FIELDS)[number];
 
 /**
  * The story type (docs/api/foundation.md, "Resource types"). Tags are the writable `tags` relationship; there is no tags
@@ -110,8 +112,8 @@ export function toStoryResource(story: Story, links: ApiLinks): ResourceObject {
       short_description: story.shortDescription,
       description: story.description,
       description_html: story.descriptionHtml,
-      status: statusOf(story.status),
-      content_rating: contentRatingOf(story.contentRating),
+      status: STATUS.fromProto(story.status),
+      content_rating: CONTENT_RATING.fromProto(story.contentRating),
       published: story.published,
       num_words: story.numWords,
       num_chapters: story.numChapters,
@@ -134,4 +136,94 @@ export function toStoryResource(story: Story, links: ApiLinks): ResourceObject {
       self: links.to(`/stories/${story.id}`),
     },
   );
+}
+
+/** The story of a single-story response (get, create, update); a response without one is 404. */
+export function storyOf({ story }: { readonly story?: Story }, links: ApiLinks): ResourceObject {
+  if (story === undefined) throw AppError.notFound('story');
+  return toStoryResource(story, links);
+}
+
+/** The stories of a list response. */
+export function storiesOf({ stories }: { readonly stories: readonly Story[] }, links: ApiLinks): ResourceObject[] {
+  return stories.map((story) => toStoryResource(story, links));
+}
+
+/**
+ * GET /stories for the stories service: the search text, the filters (unset ones filter nothing;
+ * `unread` is passed as sent: the service checks it even when false), the sort and whether to
+ * count tags (`facets=tags`).
+ */
+export function storyListRequest(query: ListQueryOf<typeof STORY_LIST>): MessageInitShape<typeof ListStoriesRequestSchema> {
+  const values = query.filters;
+  return {
+    query: query.search ?? '',
+    filter: {
+      ids: [...(values.ids ?? [])],
+      authorId: values.author,
+      numWordsMin: values.num_words?.min,
+      numWordsMax: values.num_words?.max,
+      status: STATUS.toProto(values.status),
+      datePublishedMin: values.date_published?.min,
+      datePublishedMax: values.date_published?.max,
+      tagIds: [...(values.tags ?? [])],
+      bookshelfId: values.bookshelf,
+      unread: values.unread,
+    },
+    sort: storySort(query.sort),
+    countTags: query.facets.includes('tags'),
+  };
+}
+
+/** GET /users/:id/stories for the stories service: the author, `filter[published]` and the sort. */
+export function userStoryListRequest(userId: string, query: ListQueryOf<typeof USER_STORY_LIST>): MessageInitShape<typeof ListUserStoriesRequestSchema> {
+  return { userId, published: query.filters.published, sort: storySort(query.sort) };
+}
+
+/**
+ * `meta` of GET /stories (docs/api/stories.md, "Search"): `total` and `total_is_lower_bound` when
+ * the service counted the list (not with filter[bookshelf]), and `facets.tags` (tag id → stories,
+ * most first) when `facets=tags` asked for it.
+ */
+export function storyListMeta(response: ListStoriesResponse, query: ListQueryOf<typeof STORY_LIST>): { [key: string]: JsonValue } | undefined {
+  const meta: { [key: string]: JsonValue } = {};
+  if (response.total !== undefined) {
+    meta.total = response.total;
+    meta.total_is_lower_bound = response.totalIsLowerBound;
+  }
+  if (query.facets.includes('tags')) meta.facets = { tags: Object.fromEntries(response.tagCounts.map((count) => [count.tagId, count.count])) };
+  return Object.keys(meta).length === 0 ? undefined : meta;
+}
+
+/** POST /stories: left-out members are the service's defaults (a draft). */
+export function storyCreateRequest({ attributes, relationships }: BodyOf<typeof STORY_WRITE>): MessageInitShape<typeof CreateStoryRequestSchema> {
+  return {
+    title: attributes.title ?? '',
+    shortDescription: attributes.short_description ?? '',
+    description: attributes.description ?? '',
+    status: STATUS.toProto(attributes.status),
+    contentRating: CONTENT_RATING.toProto(attributes.content_rating),
+    published: attributes.published ?? false,
+    tagIds: [...(relationships.tags ?? [])],
+  };
+}
+
+/** PATCH /stories/:id: left-out members stay unchanged (UNSPECIFIED enums, unset tags). */
+export function storyUpdateRequest(id: string, { attributes, relationships }: BodyOf<typeof STORY_WRITE>): MessageInitShape<typeof UpdateStoryRequestSchema> {
+  return {
+    id,
+    title: attributes.title,
+    shortDescription: attributes.short_description,
+    description: attributes.description,
+    status: STATUS.toProto(attributes.status),
+    contentRating: CONTENT_RATING.toProto(attributes.content_rating),
+    published: attributes.published,
+    tags: relationships.tags === undefined ? undefined : { ids: [...relationships.tags] },
+  };
+}
+
+/** The proto sort of a parsed sort order (always explicit: field and direction). */
+function storySort(order: SortOrder<StorySortName> | undefined): MessageInitShape<typeof StorySortSchema> {
+  if (order === undefined) return { field: SORT_FIELD.toProto(undefined) };
+  return { field: SORT_FIELD.toProto(order.field), direction: order.descending ? SortDirection.DESCENDING : SortDirection.ASCENDING };
 }

@@ -1,19 +1,22 @@
-import { TagKind, type Tag } from '@inkwell/proto/stories';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { SortDirection, TagKindSchema, TagSortFieldSchema, type ListTagsRequestSchema, type Tag } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
+import type { TAG_LIST } from '../routes/tags.routes.js';
+import type { ListQueryOf } from '../routing/route-kinds.js';
+import { protoEnumNames } from './proto-enum.js';
 
 /** The JSON:API type of story tags. */
 export const TAG_TYPE = 'tag';
 
-/** The public values of tag `kind`. */
-export const TAG_KINDS = ['character', 'genre'] as const;
-/** A public tag kind. */
-export type TagKindValue = (typeof TAG_KINDS)[number];
+const KIND = protoEnumNames(TagKindSchema);
+const SORT_FIELD = protoEnumNames(TagSortFieldSchema);
 
-/** The proto enum of a public tag kind (for `filter[kind]`). */
-export function tagKindToProto(kind: TagKindValue): TagKind {
-  return kind === 'character' ? TagKind.CHARACTER : TagKind.GENRE;
-}
+/** The public values of tag `kind`: character, genre. */
+export const TAG_KINDS = KIND.names;
+
+/** The sort fields of GET /tags: name, num_stories. */
+export const TAG_SORT_FIELDS = SORT_FIELD.names;
 
 /** The tag type (docs/api/stories.md, "Tags"): read-only catalogue entries whose id is their filter form (`c:<n>`, `g:<n>`). */
 export const TAG_SCHEMA = defineResourceSchema({
@@ -32,6 +35,18 @@ export const TAG_SCHEMA = defineResourceSchema({
  * `links.self` (docs/api/foundation.md, "Documents"); `num_stories` counts published stories.
  */
 export function toTagResource(tag: Tag): ResourceObject {
-  const kind = tag.kind === TagKind.CHARACTER ? 'character' : tag.kind === TagKind.GENRE ? 'genre' : null;
-  return resourceObject(TAG_TYPE, tag.id, { name: tag.name, kind, slug: tag.slug, num_stories: tag.numStories });
+  return resourceObject(TAG_TYPE, tag.id, { name: tag.name, kind: KIND.fromProto(tag.kind), slug: tag.slug, num_stories: tag.numStories });
+}
+
+/** The tags of a list response. */
+export function tagsOf({ tags }: { readonly tags: readonly Tag[] }): ResourceObject[] {
+  return tags.map(toTagResource);
+}
+
+/** GET /tags for the stories service: `filter[kind]` and the sort (none: catalogue order). */
+export function tagListRequest({ filters, sort }: ListQueryOf<typeof TAG_LIST>): MessageInitShape<typeof ListTagsRequestSchema> {
+  return {
+    kind: KIND.toProto(filters.kind),
+    sort: sort === undefined ? {} : { field: SORT_FIELD.toProto(sort.field), direction: sort.descending ? SortDirection.DESCENDING : SortDirection.ASCENDING },
+  };
 }

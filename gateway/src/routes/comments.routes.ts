@@ -1,16 +1,18 @@
-import { AppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { StoriesService } from '@inkwell/proto/stories';
-import { defineDocumentSpec, defineListSpec, parseCreateBody, parseDocumentQuery, parseListQuery, type DocumentResponder } from '../lists/index.js';
+import type { ApiLinks } from '../jsonapi/api-links.js';
+import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../lists/index.js';
 import { CHAPTER_CONTENT_FIELDS, CHAPTER_SCHEMA } from '../resources/chapter.resource.js';
-import { COMMENT_SCHEMA, COMMENT_WRITE, toCommentResource } from '../resources/comment.resource.js';
+import { COMMENT_SCHEMA, COMMENT_WRITE, commentsOf, createdCommentOf } from '../resources/comment.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';
-import { defineRoute, type RouteDefinition } from '../routing/route.types.js';
+import { routeKinds } from '../routing/route-kinds.js';
+import type { RouteDefinition } from '../routing/route.types.js';
 
-/** What the comment routes need: the stories client and the document responder. */
+/** What the comment routes need: the stories client, the link builder and the document responder. */
 export interface CommentsRoutesDeps {
   readonly stories: GrpcClient<typeof StoriesService>;
+  readonly links: ApiLinks;
   readonly documents: DocumentResponder;
 }
 
@@ -41,43 +43,36 @@ export const COMMENT_DOCUMENT = defineDocumentSpec({ resource: COMMENT_SCHEMA, t
  * comment's or the story's author (others 403) are the service's rules. Comments carry no
  * `links.self` and a create answers 201 without `Location`: there is no GET /comments/:id.
  */
-export function commentsRoutes({ stories, documents }: CommentsRoutesDeps): RouteDefinition[] {
+export function commentsRoutes({ stories, links, documents }: CommentsRoutesDeps): RouteDefinition[] {
+  const route = routeKinds({ documents, links });
   return [
-    defineRoute({
-      method: 'GET',
+    route.list({
       path: '/stories/:id/comments',
-      doc: { summary: 'The comments on a published story, oldest first.', query: COMMENT_LIST },
-      async handler(request) {
-        const query = parseListQuery(COMMENT_LIST, request.query);
-        const position = await documents.cursorStart(request, query);
-        const response = await stories.listComments({ storyId: request.params.id, pageSize: query.page.size, after: position.after }, { caller: request.caller });
-        return documents.cursorPage(request, query, position, response.comments.map(toCommentResource), response.nextAfter);
-      },
+      doc: { summary: 'The comments on a published story, oldest first.' },
+      query: COMMENT_LIST,
+      toRequest: ({ params }) => ({ storyId: params.id }),
+      rpc: (request, options) => stories.listComments(request, options),
+      toResources: commentsOf,
     }),
-    defineRoute({
-      method: 'POST',
+    route.create({
       path: '/stories/:id/comments',
-      doc: { summary: 'Comment on a published story.', query: COMMENT_DOCUMENT, body: COMMENT_WRITE },
+      doc: { summary: 'Comment on a published story.' },
       scope: 'write_comments',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(COMMENT_DOCUMENT, request.query);
-        const { attributes } = parseCreateBody(COMMENT_WRITE, request.body);
-        const { comment } = await stories.createComment({ storyId: request.params.id, content: attributes.content ?? '' }, { caller: request.caller });
-        if (comment === undefined) throw AppError.notFound('story');
-        return documents.resource(request, query, toCommentResource(comment), { status: 201 });
-      },
+      query: COMMENT_DOCUMENT,
+      body: COMMENT_WRITE,
+      toRequest: ({ params, body }) => ({ storyId: params.id, content: body.attributes.content ?? '' }),
+      rpc: (request, options) => stories.createComment(request, options),
+      toResource: createdCommentOf,
     }),
-    defineRoute({
+    route.command({
       method: 'DELETE',
       path: '/comments/:id',
       doc: { summary: 'Delete a comment (its author, or the author of the story).' },
       scope: 'write_comments',
       requiresUser: true,
-      async handler(request) {
-        await stories.deleteComment({ id: request.params.id }, { caller: request.caller });
-        return { status: 204 };
-      },
+      toRequest: ({ params }) => ({ id: params.id }),
+      rpc: (request, options) => stories.deleteComment(request, options),
     }),
   ];
 }

@@ -1,12 +1,16 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import { RatingValue, type StoriesService } from '@inkwell/proto/stories';
-import { parseCreateBody } from '../lists/index.js';
-import { RATING_WRITE, ratingValueToProto } from '../resources/rating.resource.js';
-import { defineRoute, type RouteDefinition } from '../routing/route.types.js';
+import type { StoriesService } from '@inkwell/proto/stories';
+import type { ApiLinks } from '../jsonapi/api-links.js';
+import type { DocumentResponder } from '../lists/index.js';
+import { RATING_WRITE, ratingRequest } from '../resources/rating.resource.js';
+import { routeKinds } from '../routing/route-kinds.js';
+import type { RouteDefinition } from '../routing/route.types.js';
 
-/** What the rating routes need: the stories client. */
+/** What the rating routes need: the stories client (and, as every route file, the link builder and document responder). */
 export interface RatingsRoutesDeps {
   readonly stories: GrpcClient<typeof StoriesService>;
+  readonly links: ApiLinks;
+  readonly documents: DocumentResponder;
 }
 
 /**
@@ -16,31 +20,27 @@ export interface RatingsRoutesDeps {
  * would show the old numbers (docs/api/stories.md). Voting on one's own story is 403, on
  * another user's draft 404 (the service's rules); withdrawing without a vote changes nothing.
  */
-export function ratingsRoutes({ stories }: RatingsRoutesDeps): RouteDefinition[] {
+export function ratingsRoutes({ stories, links, documents }: RatingsRoutesDeps): RouteDefinition[] {
+  const route = routeKinds({ documents, links });
   return [
-    defineRoute({
+    route.command({
       method: 'PUT',
       path: '/stories/:id/rating',
-      doc: { summary: 'Like or dislike a story (one vote per user; a new vote replaces the old).', body: RATING_WRITE },
+      doc: { summary: 'Like or dislike a story (one vote per user; a new vote replaces the old).' },
       scope: 'write_ratings',
       requiresUser: true,
-      async handler(request) {
-        const { attributes } = parseCreateBody(RATING_WRITE, request.body);
-        const value = attributes.value === undefined ? RatingValue.UNSPECIFIED : ratingValueToProto(attributes.value);
-        await stories.setStoryRating({ storyId: request.params.id, value }, { caller: request.caller });
-        return { status: 204 };
-      },
+      body: RATING_WRITE,
+      toRequest: ({ params, body }) => ratingRequest(params.id, body),
+      rpc: (request, options) => stories.setStoryRating(request, options),
     }),
-    defineRoute({
+    route.command({
       method: 'DELETE',
       path: '/stories/:id/rating',
       doc: { summary: 'Withdraw your vote on a story.' },
       scope: 'write_ratings',
       requiresUser: true,
-      async handler(request) {
-        await stories.deleteStoryRating({ storyId: request.params.id }, { caller: request.caller });
-        return { status: 204 };
-      },
+      toRequest: ({ params }) => ({ storyId: params.id }),
+      rpc: (request, options) => stories.deleteStoryRating(request, options),
     }),
   ];
 }
