@@ -38,8 +38,9 @@ describe('loadGatewayConfig', () => {
   });
 
   it('takes the public cache switch and bounds from the environment', () => {
-    const config = loadGatewayConfig({ ...AUTH, PUBLIC_CACHE: 'false', PUBLIC_CACHE_TTL_SECONDS: '5', PUBLIC_CACHE_MAX_ENTRIES: '100' });
-    expect(config.publicCache).toEqual({ enabled: false, ttlMs: 5_000, maxEntries: 100 });
+    const config = loadGatewayConfig({ ...AUTH, PUBLIC_CACHE: 'false', PUBLIC_CACHE_TTL_SECONDS: '5', PUBLIC_CACHE_MAX_ENTRIES: '100', PUBLIC_LIST_CACHE_TTL_MS: '50' });
+    expect(config.publicCache).toEqual({ enabled: false, ttlMs: 5_000, maxEntries: 100, listTtlMs: 50 });
+    expect(loadGatewayConfig(AUTH).publicCache.listTtlMs).toBe(200);
   });
 
   it('rejects a zero rate limit and a switch that is not a boolean', () => {

@@ -49,6 +49,7 @@ export const gatewayEnvSchema = z
     PUBLIC_CACHE: flag.default(true),
     PUBLIC_CACHE_TTL_SECONDS: positiveInt.default(60),
     PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
+    PUBLIC_LIST_CACHE_TTL_MS: positiveInt.default(200),
   })
   .superRefine(refineRedisEnv)
   .superRefine(refineKafkaEnv)
@@ -84,7 +85,7 @@ export const gatewayEnvSchema = z
     cursorTtlSeconds: env.CURSOR_TTL_SECONDS,
     kafka: { ...kafkaSettings(env), namespace: env.KAFKA_NAMESPACE },
     /** The public cache of docs/api/foundation.md, "Caching at the edge" (off: every read goes to the backends). */
-    publicCache: { enabled: env.PUBLIC_CACHE, ttlMs: env.PUBLIC_CACHE_TTL_SECONDS * 1_000, maxEntries: env.PUBLIC_CACHE_MAX_ENTRIES },
+    publicCache: { enabled: env.PUBLIC_CACHE, ttlMs: env.PUBLIC_CACHE_TTL_SECONDS * 1_000, maxEntries: env.PUBLIC_CACHE_MAX_ENTRIES, listTtlMs: env.PUBLIC_LIST_CACHE_TTL_MS },
   }));
 
 /**

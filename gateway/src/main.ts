@@ -2,10 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@inkwell/config';
 import { createKafka } from '@inkwell/events';
 import { createLogger, type Logger } from '@inkwell/logging';
+import type { ListStoriesResponse } from '@inkwell/proto/stories';
 import { pingRedis } from '@inkwell/redis';
 import { createAuthEdge } from './auth/auth-edge.js';
 import { CacheInvalidationConsumer } from './cache/cache-invalidation.consumer.js';
 import { cachedStoriesClient, cachedUsersClient } from './cache/cached-backends.js';
+import { ListAnswerCache, registerListCacheMetrics } from './cache/list-answer.cache.js';
 import { PublicResourceCache, registerPublicCacheMetrics } from './cache/public-resource.cache.js';
 import { withWriteInvalidation } from './cache/write-invalidation.js';
 import { guardBackends } from './backends/backend.guard.js';
@@ -34,6 +36,8 @@ import { RouteTable } from './routing/route-table.js';
 
 const CONFIG_DIR = fileURLToPath(new URL('../config', import.meta.url));
 const HEALTH_CHECK_DEADLINE_MS = 800;
+/** Browse answers held at once: each lives PUBLIC_LIST_CACHE_TTL_MS, so only the lists asked for that often stay. */
+const LIST_CACHE_MAX_ENTRIES = 256;
 
 /** Composition root of the gateway: config → clients → route table → plugin → express-gateway. */
 async function main(config: GatewayConfig, logger: Logger): Promise<void> {
@@ -52,7 +56,9 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const cache = new PublicResourceCache(config.publicCache);
   registerPublicCacheMetrics(cache, metrics.registry);
   const invalidation = config.publicCache.enabled ? new CacheInvalidationConsumer(createKafka({ ...config.kafka, clientId: 'inkwell-gateway', logger }), cache, logger) : undefined;
-  const readBackends = { users: cachedUsersClient(backends.users, cache), stories: cachedStoriesClient(backends.stories, cache) };
+  const lists = config.publicCache.enabled ? new ListAnswerCache<ListStoriesResponse>({ ttlMs: config.publicCache.listTtlMs, maxEntries: LIST_CACHE_MAX_ENTRIES }) : undefined;
+  if (lists !== undefined) registerListCacheMetrics(lists, metrics.registry);
+  const readBackends = { users: cachedUsersClient(backends.users, cache), stories: cachedStoriesClient(backends.stories, cache, lists) };
   const routes = withIdempotency(
     withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }), cache),
     new IdempotencyStore(redis),

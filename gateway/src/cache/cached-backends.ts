@@ -1,6 +1,8 @@
+import { create, toBinary } from '@bufbuild/protobuf';
 import type { GrpcClient } from '@inkwell/grpc';
-import type { GetStoryResponse, StoriesService } from '@inkwell/proto/stories';
+import { ListStoriesRequestSchema, type GetStoryResponse, type ListStoriesResponse, type StoriesService } from '@inkwell/proto/stories';
 import type { GetUserResponse, UsersService } from '@inkwell/proto/users';
+import type { ListAnswerCache } from './list-answer.cache.js';
 import type { PublicResourceCache } from './public-resource.cache.js';
 
 /**
@@ -9,9 +11,24 @@ import type { PublicResourceCache } from './public-resource.cache.js';
  * author always reads through to the service (their own reads bypass the cache, so they see their
  * change at once and never someone else's view). Other callers see the same representation of a
  * published story whatever their scopes. Errors are never cached.
+ *
+ * With `lists`, `listStories` (GET /stories) without a bookshelf filter, the only caller-dependent
+ * part of that list, is answered from that short-lived cache, keyed by the whole request (search
+ * text, filters, sort, page size, position, facets): an answer lists published stories only, the
+ * same for every caller except the authors on it (a story's `chapter_ids` include its drafts for
+ * its author), so an answer read by one of its authors is not shared, and an author of a story on
+ * a cached answer reads through to the service (their change shows on their next read).
  */
-export function cachedStoriesClient(client: GrpcClient<typeof StoriesService>, cache: PublicResourceCache): GrpcClient<typeof StoriesService> {
+export function cachedStoriesClient(client: GrpcClient<typeof StoriesService>, cache: PublicResourceCache, lists?: ListAnswerCache<ListStoriesResponse>): GrpcClient<typeof StoriesService> {
   return Object.assign(Object.create(client) as GrpcClient<typeof StoriesService>, {
+    async listStories(request: Parameters<typeof client.listStories>[0], options: Parameters<typeof client.listStories>[1]): Promise<ListStoriesResponse> {
+      const filter = request.filter;
+      if (lists === undefined || filter?.bookshelfId !== undefined || filter?.unread !== undefined) return client.listStories(request, options);
+      const userId = options?.caller?.userId;
+      const authorOnIt = (response: ListStoriesResponse) => userId !== undefined && response.stories.some((story) => story.authorId === userId);
+      const key = Buffer.from(toBinary(ListStoriesRequestSchema, create(ListStoriesRequestSchema, request))).toString('latin1');
+      return lists.get(key, () => client.listStories(request, options), authorOnIt);
+    },
     async getStory(request: Parameters<typeof client.getStory>[0], options: Parameters<typeof client.getStory>[1]): Promise<GetStoryResponse> {
       const key = `story:${request.id ?? ''}` as const;
       const caller = options?.caller;
