@@ -14,7 +14,7 @@ export interface PoolOptions {
   applicationName?: string;
   /** How long to wait for a free connection before failing (default 5 s). */
   connectionTimeoutMillis?: number;
-  /** Where errors of idle connections are logged (default stderr). */
+  /** Where errors of connections are logged (default stderr). */
   logger?: PgLogger;
   /**
    * Server settings of every connection, sent as startup options (no extra round trip), e.g.
@@ -31,8 +31,8 @@ export type Queryable = pg.Pool | pg.PoolClient;
  * Creates the connection pool of a service. Every connection starts with
  * `search_path=<schema>` (sent as a startup option, so no extra round trip), which keeps a service
  * inside its own schema: unqualified table names resolve there and nowhere else. The schema need not
- * exist yet (`migrate` creates it). Errors of idle connections (a restarted server, a dropped
- * socket) are logged instead of crashing the process; the pool replaces the connection on next use.
+ * exist yet (`migrate` creates it). Errors of connections, idle or checked out (a crashed server, a
+ * dropped socket), are logged instead of crashing the process; the pool replaces the connection.
  * An `options` parameter already present in the URL is kept and the search path appended to it.
  */
 export function createPool(options: PoolOptions): pg.Pool {
@@ -46,9 +46,14 @@ export function createPool(options: PoolOptions): pg.Pool {
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
     ...(options.applicationName === undefined ? {} : { application_name: options.applicationName }),
   });
-  pool.on('error', (error) => {
-    logger.error({ err: error, schema }, 'idle postgres connection failed');
+  // Every connection gets an error listener of its own: the pool listens only to idle ones, so a
+  // connection checked out while the server goes away (a transaction awaiting Kafka, say) would
+  // otherwise emit an unhandled 'error' and end the process. Its holder's next query fails instead.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.error({ err: error, schema }, 'postgres connection failed'));
   });
+  // The pool repeats an idle connection's error here; it is logged above already.
+  pool.on('error', () => {});
   return pool;
 }
 

@@ -65,6 +65,26 @@ describe('createPool', () => {
     expect(() => createPool({ connectionString: databaseUrl, schema: mine, logger: silentLogger, settings: { jit: 'off -c search_path=public' } })).toThrow(/invalid server setting/);
   });
 
+  it('survives the server ending a checked-out connection: the error is logged, the next query on it fails, the pool carries on', async () => {
+    // A Postgres crash ends connections that are checked out but between two queries (a
+    // transaction awaiting Kafka); their 'error' event must not end the process.
+    let logged!: (message: string | undefined) => void;
+    const loggedMessage = new Promise<string | undefined>((resolve) => (logged = resolve));
+    const watched = createPool({ connectionString: databaseUrl, schema: mine, max: 1, logger: { ...silentLogger, error: (_fields, message) => logged(message) } });
+    try {
+      const client = await watched.connect();
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      expect(await loggedMessage).toBe('postgres connection failed');
+      await expect(client.query('SELECT 1')).rejects.toThrow();
+      client.release(true);
+      const { rows: after } = await watched.query<{ one: number }>('SELECT 1 AS one');
+      expect(after).toEqual([{ one: 1 }]);
+    } finally {
+      await watched.end();
+    }
+  });
+
   it('refuses a schema name that would need quoting', () => {
     expect(() => createPool({ connectionString: databaseUrl, schema: 'Robert"); DROP', logger: silentLogger })).toThrow(/Invalid schema name/);
   });
