@@ -1,8 +1,12 @@
-import type { BlogPost } from '@inkwell/proto/blog';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { BlogPostSortFieldSchema, SortDirection, type BlogPost, type CreateBlogPostRequestSchema, type ListBlogPostsRequestSchema, type UpdateBlogPostRequestSchema } from '@inkwell/proto/blog';
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, wantsField, writeValues, type SparseFieldsets } from '../lists/index.js';
+import type { BLOG_POST_LIST } from '../routes/blog-posts.routes.js';
+import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
+import { protoEnumNames } from './proto-enum.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of blog posts. */
@@ -84,4 +88,75 @@ export function toBlogPostResource(post: BlogPost, links: ApiLinks): ResourceObj
     },
     self: links.to(`/blog-posts/${post.id}`),
   });
+}
+
+const SORT_FIELD = protoEnumNames(BlogPostSortFieldSchema);
+
+/** The sort fields of blog-post lists: date_posted, num_views, relevance. */
+export const BLOG_POST_SORT_FIELDS = SORT_FIELD.names;
+
+/** The post of a single-post response, or null when there is none. */
+export function blogPostOf({ blogPost }: { readonly blogPost?: BlogPost }, links: ApiLinks): ResourceObject | null {
+  return blogPost === undefined ? null : toBlogPostResource(blogPost, links);
+}
+
+/** The posts of a list response. */
+export function blogPostsOf({ blogPosts }: { readonly blogPosts: readonly BlogPost[] }, links: ApiLinks): ResourceObject[] {
+  return blogPosts.map((post) => toBlogPostResource(post, links));
+}
+
+/** Whether the response will carry content or content_html (opt-in): only then is the content fetched, and a view counted. */
+export function wantsBlogPostContent(fields: SparseFieldsets): boolean {
+  return wantsField(fields, BLOG_POST_SCHEMA, 'content') || wantsField(fields, BLOG_POST_SCHEMA, 'content_html');
+}
+
+/** What a blog-post list request says, for GET /blog-posts and GET /users/:id/blog-posts (which has no `filter[author]`). */
+export type BlogPostListQuery = Pick<ListQueryOf<typeof BLOG_POST_LIST>, 'filters' | 'search' | 'sort' | 'fields'>;
+
+/**
+ * A blog-post list for the blog service: the search text, the filters (`authorId`, from the
+ * path, wins over `filter[author]`), the sort (ties by id are the service's) and whether the
+ * content is wanted.
+ */
+export function blogPostListRequest(query: BlogPostListQuery, authorId: string | undefined): MessageInitShape<typeof ListBlogPostsRequestSchema> {
+  const filter = query.filters;
+  const author = authorId ?? filter.author;
+  const sort = query.sort;
+  return {
+    query: query.search ?? '',
+    filter: {
+      ids: [...(filter.ids ?? [])],
+      ...(author === undefined ? {} : { authorId: author }),
+      tags: [...(filter.tags ?? [])],
+      ...(filter.site_post === undefined ? {} : { sitePost: filter.site_post }),
+      ...(filter.site_post_tag === undefined ? {} : { sitePostTag: filter.site_post_tag }),
+      ...(filter.date_posted?.min === undefined ? {} : { datePostedMin: filter.date_posted.min }),
+      ...(filter.date_posted?.max === undefined ? {} : { datePostedMax: filter.date_posted.max }),
+    },
+    sort: sort === undefined ? undefined : { field: SORT_FIELD.toProto(sort.field), direction: sort.descending ? SortDirection.DESCENDING : SortDirection.ASCENDING },
+    includeContent: wantsBlogPostContent(query.fields),
+  };
+}
+
+/** POST /blog-posts. */
+export function blogPostCreateRequest({ attributes, relationships }: BodyOf<typeof BLOG_POST_CREATE>): MessageInitShape<typeof CreateBlogPostRequestSchema> {
+  return {
+    title: attributes.title ?? '',
+    content: attributes.content ?? '',
+    tags: [...(attributes.tags ?? [])],
+    storyIds: [...(relationships.stories ?? [])],
+  };
+}
+
+/** PATCH /blog-posts/:id: left-out members stay unchanged. */
+export function blogPostUpdateRequest(id: string, { attributes, relationships }: BodyOf<typeof BLOG_POST_UPDATE>): MessageInitShape<typeof UpdateBlogPostRequestSchema> {
+  const { title, content, tags } = attributes;
+  const stories = relationships.stories;
+  return {
+    id,
+    ...(title === undefined ? {} : { title }),
+    ...(content === undefined ? {} : { content }),
+    ...(tags === undefined ? {} : { tags: { tags: [...tags] } }),
+    ...(stories === undefined ? {} : { stories: { storyIds: [...stories] } }),
+  };
 }

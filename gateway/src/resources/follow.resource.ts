@@ -32,3 +32,13 @@ export function toFollowResource(follow: Follow): ResourceObject {
     },
   );
 }
+
+/** The follow of a follow response, or null when it already existed (the 201's data is then null). */
+export function followOf({ follow }: { readonly follow?: Follow }): ResourceObject | null {
+  return follow === undefined ? null : toFollowResource(follow);
+}
+
+/** The follows of a list response. */
+export function followsOf({ follows }: { readonly follows: readonly Follow[] }): ResourceObject[] {
+  return follows.map(toFollowResource);
+}

@@ -1,7 +1,11 @@
-import type { PrivateMessage } from '@inkwell/proto/messaging';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { PrivateMessageSortFieldSchema, SortDirection, type ListPrivateMessagesRequestSchema, type PrivateMessage, type SendPrivateMessageRequestSchema } from '@inkwell/proto/messaging';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, wantsField, type SparseFieldsets } from '../lists/index.js';
+import type { PRIVATE_MESSAGE_LIST, SEND_BODY } from '../routes/private-messages.routes.js';
+import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
+import { protoEnumNames } from './proto-enum.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of private messages. */
@@ -50,4 +54,55 @@ export function toPrivateMessageResource(message: PrivateMessage, links: ApiLink
       self: links.to(`/private-messages/${message.id}`),
     },
   );
+}
+
+const SORT_FIELD = protoEnumNames(PrivateMessageSortFieldSchema);
+
+/** The sort fields of mailbox lists: date_sent, read. */
+export const PRIVATE_MESSAGE_SORT_FIELDS = SORT_FIELD.names;
+
+/** The message of a single-message response, or null (the service answers none for a message the caller may not see). */
+export function privateMessageOf({ privateMessage }: { readonly privateMessage?: PrivateMessage }, links: ApiLinks): ResourceObject | null {
+  return privateMessage === undefined ? null : toPrivateMessageResource(privateMessage, links);
+}
+
+/** The messages of a list response. */
+export function privateMessagesOf({ privateMessages }: { readonly privateMessages: readonly PrivateMessage[] }, links: ApiLinks): ResourceObject[] {
+  return privateMessages.map((message) => toPrivateMessageResource(message, links));
+}
+
+/**
+ * GET /users/:id/private-messages for the messaging service: the filters, the sort (ties by id
+ * are the service's), the page by number, and whether the text is wanted at all.
+ */
+export function privateMessageListRequest(userId: string, query: ListQueryOf<typeof PRIVATE_MESSAGE_LIST>): MessageInitShape<typeof ListPrivateMessagesRequestSchema> {
+  const filter = query.filters;
+  const sort = query.sort;
+  return {
+    userId,
+    filter: {
+      senderId: filter.sender,
+      subjectContains: filter.subject,
+      contentContains: filter.content,
+      dateSentMin: filter.date_sent?.min,
+      dateSentMax: filter.date_sent?.max,
+      read: filter.read,
+      sent: filter.sent,
+      received: filter.received,
+    },
+    sort: sort === undefined ? undefined : { field: SORT_FIELD.toProto(sort.field), direction: sort.descending ? SortDirection.DESCENDING : SortDirection.ASCENDING },
+    pageNumber: query.page.number,
+    pageSize: query.page.size,
+    omitContent: !wantsText(query.fields),
+  };
+}
+
+/** POST /users/:id/private-messages to `recipientId`. */
+export function privateMessageSendRequest(recipientId: string, { attributes }: BodyOf<typeof SEND_BODY>): MessageInitShape<typeof SendPrivateMessageRequestSchema> {
+  return { recipientId, subject: attributes.subject ?? '', content: attributes.content ?? '' };
+}
+
+/** Whether the response will carry content or content_html: otherwise the service need not send the text. */
+function wantsText(fields: SparseFieldsets): boolean {
+  return wantsField(fields, PRIVATE_MESSAGE_SCHEMA, 'content') || wantsField(fields, PRIVATE_MESSAGE_SCHEMA, 'content_html');
 }

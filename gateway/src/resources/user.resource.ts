@@ -1,4 +1,5 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import { AppError } from '@inkwell/errors';
 import type { User } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { apiDate, resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
@@ -43,6 +44,12 @@ export function toUserResource(user: User, links: ApiLinks): ResourceObject {
   attributes.num_blog_posts = user.numBlogPosts;
   attributes.date_joined = timestampToApiDate(user.dateJoined);
   return resourceObject(USER_TYPE, user.id, attributes, { self: links.to(`/users/${user.id}`) });
+}
+
+/** The user of a single-user response (get, update); a response without one is 404. */
+export function userOf({ user }: { readonly user?: User }, links: ApiLinks): ResourceObject {
+  if (user === undefined) throw AppError.notFound('user');
+  return toUserResource(user, links);
 }
 
 /** A protobuf Timestamp as an API date; an unset Timestamp (or the epoch) is null. */

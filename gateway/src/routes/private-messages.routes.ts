@@ -1,23 +1,17 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import { PrivateMessageSortField, SortDirection, type MessagingService, type PrivateMessage } from '@inkwell/proto/messaging';
+import type { MessagingService } from '@inkwell/proto/messaging';
 import type { ApiLinks } from '../jsonapi/api-links.js';
+import { defineDocumentSpec, defineListSpec, defineWriteSpec, filters, parseListQuery, writeValues, type DocumentResponder } from '../lists/index.js';
 import {
-  defineDocumentSpec,
-  defineListSpec,
-  defineWriteSpec,
-  filters,
-  parseCreateBody,
-  parseDocumentQuery,
-  parseListQuery,
-  parseUpdateBody,
-  wantsField,
-  writeValues,
-  type DocumentResponder,
-  type SortOrder,
-  type SparseFieldsets,
-} from '../lists/index.js';
-import { PRIVATE_MESSAGE_SCHEMA, toPrivateMessageResource } from '../resources/private-message.resource.js';
+  PRIVATE_MESSAGE_SCHEMA,
+  PRIVATE_MESSAGE_SORT_FIELDS,
+  privateMessageListRequest,
+  privateMessageOf,
+  privateMessageSendRequest,
+  privateMessagesOf,
+} from '../resources/private-message.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';
+import { routeKinds } from '../routing/route-kinds.js';
 import { defineRoute, type RouteDefinition } from '../routing/route.types.js';
 
 /** What the private-message routes need: the messaging client, the link builder and the document responder. */
@@ -53,7 +47,7 @@ export const PRIVATE_MESSAGE_LIST = defineListSpec({
     sent: filters.boolean(),
     received: filters.boolean(),
   },
-  sort: { fields: ['date_sent', 'read'], default: '-date_sent' },
+  sort: { fields: PRIVATE_MESSAGE_SORT_FIELDS, default: '-date_sent' },
   pagination: { kind: 'page', defaultSize: 100, maxSize: 1000 },
 });
 
@@ -61,7 +55,7 @@ export const PRIVATE_MESSAGE_LIST = defineListSpec({
 const PRIVATE_MESSAGE_DOCUMENT = defineDocumentSpec({ resource: PRIVATE_MESSAGE_SCHEMA, types: [USER_SCHEMA], includes: PRIVATE_MESSAGE_INCLUDES });
 
 /** POST body: subject and content, both required (docs/api/messages.md, "The private_message resource"); everything else is read-only. */
-const SEND_BODY = defineWriteSpec({
+export const SEND_BODY = defineWriteSpec({
   resource: PRIVATE_MESSAGE_SCHEMA,
   attributes: { subject: writeValues.string(), content: writeValues.string() },
   required: ['subject', 'content'],
@@ -80,9 +74,9 @@ const MARK_BODY = defineWriteSpec({
  * the conversation with that user (docs/api/messages.md, "Who sees what").
  */
 export function privateMessagesRoutes({ messaging, links, documents }: PrivateMessagesRoutesDeps): RouteDefinition[] {
-  const toResource = (message: PrivateMessage | undefined) => (message === undefined ? null : toPrivateMessageResource(message, links));
-
+  const route = routeKinds({ documents, links });
   return [
+    // Numbered pages with a total (docs/api/messages.md, "Listing: sort and pages"): the one such list, so it keeps its own handler.
     defineRoute({
       method: 'GET',
       path: '/users/:id/private-messages',
@@ -92,85 +86,43 @@ export function privateMessagesRoutes({ messaging, links, documents }: PrivateMe
       requiresUser: true,
       async handler(request) {
         const query = parseListQuery(PRIVATE_MESSAGE_LIST, request.query);
-        const filter = query.filters;
-        const { privateMessages, total } = await messaging.listPrivateMessages(
-          {
-            userId: request.params.id,
-            filter: {
-              senderId: filter.sender,
-              subjectContains: filter.subject,
-              contentContains: filter.content,
-              dateSentMin: filter.date_sent?.min,
-              dateSentMax: filter.date_sent?.max,
-              read: filter.read,
-              sent: filter.sent,
-              received: filter.received,
-            },
-            sort: toProtoSort(query.sort),
-            pageNumber: query.page.number,
-            pageSize: query.page.size,
-            omitContent: !wantsText(query.fields),
-          },
-          { caller: request.caller },
-        );
-        return documents.numberedPage(request, query, privateMessages.map((message) => toPrivateMessageResource(message, links)), total);
+        const response = await messaging.listPrivateMessages(privateMessageListRequest(request.params.id, query), { caller: request.caller });
+        return documents.numberedPage(request, query, privateMessagesOf(response, links), response.total);
       },
     }),
-    defineRoute({
-      method: 'POST',
+    route.create({
       path: '/users/:id/private-messages',
-      doc: { summary: 'Send a private message to a user (`me`: to yourself).', query: PRIVATE_MESSAGE_DOCUMENT, body: SEND_BODY },
+      doc: { summary: 'Send a private message to a user (`me`: to yourself).' },
       params: { id: 'user' },
       scope: 'write_pms',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(PRIVATE_MESSAGE_DOCUMENT, request.query);
-        const body = parseCreateBody(SEND_BODY, request.body);
-        const { privateMessage } = await messaging.sendPrivateMessage(
-          { recipientId: request.params.id, subject: body.attributes.subject ?? '', content: body.attributes.content ?? '' },
-          { caller: request.caller },
-        );
-        const resource = toResource(privateMessage);
-        const headers = resource?.links === undefined ? undefined : { Location: resource.links.self };
-        return documents.resource(request, query, resource, { status: 201, ...(headers === undefined ? {} : { headers }) });
-      },
+      query: PRIVATE_MESSAGE_DOCUMENT,
+      body: SEND_BODY,
+      toRequest: ({ params, body }) => privateMessageSendRequest(params.id, body),
+      rpc: (request, options) => messaging.sendPrivateMessage(request, options),
+      toResource: privateMessageOf,
+      self: 'request',
     }),
-    defineRoute({
-      method: 'GET',
+    route.read({
       path: '/private-messages/:id',
-      doc: { summary: 'One private message you sent or received.', query: PRIVATE_MESSAGE_DOCUMENT },
+      doc: { summary: 'One private message you sent or received.' },
       scope: 'read_pms',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(PRIVATE_MESSAGE_DOCUMENT, request.query);
-        const { privateMessage } = await messaging.getPrivateMessage({ id: request.params.id }, { caller: request.caller });
-        return documents.resource(request, query, toResource(privateMessage));
-      },
+      query: PRIVATE_MESSAGE_DOCUMENT,
+      toRequest: ({ params }) => ({ id: params.id }),
+      rpc: (request, options) => messaging.getPrivateMessage(request, options),
+      toResource: privateMessageOf,
     }),
-    defineRoute({
-      method: 'PATCH',
+    route.update({
       path: '/private-messages/:id',
-      doc: { summary: 'Mark a message you received as read or unread.', query: PRIVATE_MESSAGE_DOCUMENT, body: MARK_BODY },
+      doc: { summary: 'Mark a message you received as read or unread.' },
       scope: 'read_pms',
       requiresUser: true,
-      async handler(request) {
-        const query = parseDocumentQuery(PRIVATE_MESSAGE_DOCUMENT, request.query);
-        const body = parseUpdateBody(MARK_BODY, request.body, request.params.id);
-        const { privateMessage } = await messaging.updatePrivateMessage({ id: request.params.id, read: body.attributes.read }, { caller: request.caller });
-        return documents.resource(request, query, toResource(privateMessage));
-      },
+      query: PRIVATE_MESSAGE_DOCUMENT,
+      body: MARK_BODY,
+      toRequest: ({ params, body }) => ({ id: params.id, read: body.attributes.read }),
+      rpc: (request, options) => messaging.updatePrivateMessage(request, options),
+      toResource: privateMessageOf,
     }),
   ];
-}
-
-/** The list's sort (already checked to be `read` or `date_sent`) for the messaging service; ties by id are the service's. */
-function toProtoSort(sort: SortOrder | undefined) {
-  if (sort === undefined) return undefined;
-  const field = sort.field === 'read' ? PrivateMessageSortField.READ : PrivateMessageSortField.DATE_SENT;
-  return { field, direction: sort.descending ? SortDirection.DESCENDING : SortDirection.ASCENDING };
-}
-
-/** Whether the response will carry content or content_html: otherwise the service need not send the text. */
-function wantsText(fields: SparseFieldsets): boolean {
-  return wantsField(fields, PRIVATE_MESSAGE_SCHEMA, 'content') || wantsField(fields, PRIVATE_MESSAGE_SCHEMA, 'content_html');
 }

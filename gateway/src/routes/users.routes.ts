@@ -1,22 +1,11 @@
-import { AppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import { FollowDirection, type UsersService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import {
-  defineDocumentSpec,
-  defineListSpec,
-  defineWriteSpec,
-  identifierIds,
-  parseCreateBody,
-  parseDocumentQuery,
-  parseListQuery,
-  parseUpdateBody,
-  writeValues,
-  type DocumentResponder,
-} from '../lists/index.js';
-import { FOLLOW_SCHEMA, toFollowResource } from '../resources/follow.resource.js';
-import { toUserResource, USER_SCHEMA } from '../resources/user.resource.js';
-import { defineRoute, type ApiRequest, type ApiResponse, type RouteDefinition } from '../routing/route.types.js';
+import { defineDocumentSpec, defineListSpec, defineWriteSpec, identifierIds, writeValues, type DocumentResponder } from '../lists/index.js';
+import { FOLLOW_SCHEMA, followOf, followsOf } from '../resources/follow.resource.js';
+import { USER_SCHEMA, userOf } from '../resources/user.resource.js';
+import { routeKinds } from '../routing/route-kinds.js';
+import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the users routes need: the users service client, the link builder and the document responder. */
 export interface UsersRoutesDeps {
@@ -62,94 +51,63 @@ const FOLLOW_LIST = defineListSpec({
  * before the body so that nothing about the body is revealed to the wrong caller).
  */
 export function usersRoutes({ users, links, documents }: UsersRoutesDeps): RouteDefinition[] {
-  const followList = (direction: FollowDirection) =>
-    async function handler(request: ApiRequest<'id'>): Promise<ApiResponse> {
-      const query = parseListQuery(FOLLOW_LIST, request.query);
-      const position = await documents.cursorStart(request, query);
-      const { follows, nextAfter } = await users.listFollows({ userId: request.params.id, direction, pageSize: query.page.size, after: position.after }, { caller: request.caller });
-      return documents.cursorPage(request, query, position, follows.map(toFollowResource), nextAfter);
-    };
+  const route = routeKinds({ documents, links });
+  const followList = (path: '/users/:id/following' | '/users/:id/followers', summary: string, direction: FollowDirection) =>
+    route.list({
+      path,
+      doc: { summary },
+      params: { id: 'user' },
+      query: FOLLOW_LIST,
+      toRequest: ({ params }) => ({ userId: params.id, direction }),
+      rpc: (request, options) => users.listFollows(request, options),
+      toResources: followsOf,
+    });
 
   return [
-    defineRoute({
-      method: 'GET',
+    route.read({
       path: '/users/:id',
-      doc: { summary: 'A user (`email` only on your own record, with read_user).', query: USER_DOCUMENT },
+      doc: { summary: 'A user (`email` only on your own record, with read_user).' },
       params: { id: 'user' },
-      async handler(request) {
-        const query = parseDocumentQuery(USER_DOCUMENT, request.query);
-        const { user } = await users.getUser({ id: request.params.id }, { caller: request.caller });
-        if (user === undefined) throw AppError.notFound('user');
-        return documents.resource(request, query, toUserResource(user, links));
-      },
+      query: USER_DOCUMENT,
+      toRequest: ({ params }) => ({ id: params.id }),
+      rpc: (request, options) => users.getUser(request, options),
+      toResource: userOf,
     }),
-    defineRoute({
-      method: 'PATCH',
+    route.update({
       path: '/users/:id',
-      doc: { summary: 'Change your own account (bio, email).', query: USER_DOCUMENT, body: USER_UPDATE },
+      doc: { summary: 'Change your own account (bio, email).' },
       params: { id: 'user' },
       scope: 'write_user',
       requiresUser: true,
-      async handler(request) {
-        const id = request.params.id;
-        const query = parseDocumentQuery(USER_DOCUMENT, request.query);
-        const body = parseUpdateBody(USER_UPDATE, meAsId(request.body, id), id);
-        const { user } = await users.updateUser({ id, bio: body.attributes.bio, email: body.attributes.email }, { caller: request.caller });
-        if (user === undefined) throw AppError.notFound('user');
-        return documents.resource(request, query, toUserResource(user, links));
-      },
+      query: USER_DOCUMENT,
+      body: USER_UPDATE,
+      toRequest: ({ params, body }) => ({ id: params.id, bio: body.attributes.bio, email: body.attributes.email }),
+      rpc: (request, options) => users.updateUser(request, options),
+      toResource: userOf,
     }),
-    defineRoute({
-      method: 'GET',
+    followList('/users/:id/following', 'Whom a user follows, oldest first.', FollowDirection.FOLLOWING),
+    followList('/users/:id/followers', 'Who follows a user, oldest first.', FollowDirection.FOLLOWERS),
+    route.create({
       path: '/users/:id/following',
-      doc: { summary: 'Whom a user follows, oldest first.', query: FOLLOW_LIST },
-      params: { id: 'user' },
-      handler: followList(FollowDirection.FOLLOWING),
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/users/:id/followers',
-      doc: { summary: 'Who follows a user, oldest first.', query: FOLLOW_LIST },
-      params: { id: 'user' },
-      handler: followList(FollowDirection.FOLLOWERS),
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/users/:id/following',
-      doc: { summary: 'Follow a user (`:id` is you).', query: FOLLOW_DOCUMENT, body: FOLLOW_CREATE, nullableData: true },
+      doc: { summary: 'Follow a user (`:id` is you).', nullableData: true },
       params: { id: 'user' },
       scope: 'write_user',
       requiresUser: true,
-      async handler(request) {
-        const followerId = request.params.id;
-        const query = parseDocumentQuery(FOLLOW_DOCUMENT, request.query);
-        const body = parseCreateBody(FOLLOW_CREATE, request.body);
-        const { follow } = await users.followUser({ followerId, followedId: body.relationships.followed ?? '' }, { caller: request.caller });
-        return documents.resource(request, query, follow === undefined ? null : toFollowResource(follow), { status: 201 });
-      },
+      query: FOLLOW_DOCUMENT,
+      body: FOLLOW_CREATE,
+      toRequest: ({ params, body }) => ({ followerId: params.id, followedId: body.relationships.followed ?? '' }),
+      rpc: (request, options) => users.followUser(request, options),
+      toResource: followOf,
     }),
-    defineRoute({
+    route.command({
       method: 'DELETE',
       path: '/users/:id/following/:following_id',
       doc: { summary: 'Unfollow a user (`:id` is you).' },
       params: { id: 'user' },
       scope: 'write_user',
       requiresUser: true,
-      async handler(request) {
-        const followerId = request.params.id;
-        await users.unfollowUser({ followerId, followedId: request.params.following_id }, { caller: request.caller });
-        return { status: 204 };
-      },
+      toRequest: ({ params }) => ({ followerId: params.id, followedId: params.following_id }),
+      rpc: (request, options) => users.unfollowUser(request, options),
     }),
   ];
-}
-
-/**
- * A PATCH of `/users/me` may name the resource `"me"` in `data.id` as well as by its numeric id;
- * either way it must be the user of the URL (already resolved to `id`).
- */
-function meAsId(body: unknown, id: string): unknown {
-  const data = (body as { data?: { id?: unknown } } | null | undefined)?.data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data) || data.id !== 'me') return body;
-  return { ...(body as object), data: { ...data, id } };
 }

@@ -14,6 +14,7 @@ import {
   type FilterSpecs,
   type ListQuery,
   type ListSpec,
+  type NumberedPaginationSpec,
   type WriteBody,
   type WriteSpec,
 } from '../lists/index.js';
@@ -250,5 +251,6 @@ function meAsId(body: unknown, id: string): unknown {
 /** The validated body of a write spec: `BodyOf<typeof STORY_WRITE>`. */
 export type BodyOf<W> = W extends WriteSpec<infer A, infer B> ? WriteBody<A, B> : never;
 
-/** The parsed query of a cursor list spec: `ListQueryOf<typeof STORY_LIST>`. */
-export type ListQueryOf<L> = L extends ListSpec<infer F, infer S, CursorPaginationSpec> ? CursorListQuery<F, S> : never;
+/** The parsed query of a list spec: `ListQueryOf<typeof STORY_LIST>`. */
+export type ListQueryOf<L> =
+  L extends ListSpec<infer F, infer S, infer P> ? ListQuery<F, S, P extends CursorPaginationSpec ? CursorPaginationSpec : NumberedPaginationSpec> : never;
