@@ -58,9 +58,23 @@ export function dataId(answer: ApiAnswer): string | undefined {
   return typeof data?.id === 'string' ? data.id : undefined;
 }
 
-/** Like {@link callApi}, but fails unless the status is `expected` (for setting up data). */
+/** How often {@link expectApi} asks again after a `503` with `Retry-After`. */
+const SETUP_RETRIES = 5;
+
+/**
+ * Like {@link callApi}, but fails unless the status is `expected` (for setting up data). A `503`
+ * with `Retry-After` (a busy or recovering backend) is asked again after the advised pause (at
+ * most 5 s, {@link SETUP_RETRIES} times), as a well-behaved client would.
+ */
 export async function expectApi(apiUrl: string, request: ApiRequest, expected: number): Promise<ApiAnswer> {
-  const answer = await callApi(apiUrl, request);
-  if (answer.status !== expected) throw new Error(`${request.method} ${request.path}: expected ${expected}, got ${answer.status} ${answer.error ?? answer.text.slice(0, 500)}`);
-  return answer;
+  for (let attempt = 0; ; attempt++) {
+    const answer = await callApi(apiUrl, request);
+    const retryAfter = answer.headers.get('retry-after');
+    if (answer.status === 503 && retryAfter !== null && attempt < SETUP_RETRIES) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5, Math.max(1, Number(retryAfter) || 1)) * 1000));
+      continue;
+    }
+    if (answer.status !== expected) throw new Error(`${request.method} ${request.path}: expected ${expected}, got ${answer.status} ${answer.error ?? answer.text.slice(0, 500)}`);
+    return answer;
+  }
 }

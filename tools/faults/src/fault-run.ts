@@ -21,7 +21,7 @@ export interface FaultReport {
   readonly failedBeyondInFlight: number;
   /** Connections refused while the (single) gateway was down. */
   readonly refusedWhileGatewayDown: number;
-  /** Seconds from the fault until the affected routes answered 2xx again (outage included). */
+  /** Seconds from the fault until the affected routes answered 2xx for good (outage included; 0 when they never failed). */
   readonly recoverySeconds: number;
   /** Seconds from healing until every event was applied and every derived value equalled its recount. */
   readonly convergeSeconds: number | undefined;
@@ -33,6 +33,8 @@ export interface FaultReport {
   readonly disagreeing: number;
   /** A few of the disagreements, for the report. */
   readonly examples: readonly Disagreement[];
+  /** A few of the requests failed beyond those in flight: operation, outcome, milliseconds after the fault. */
+  readonly failedExamples: readonly { op: string; outcome: string; msAfterFault: number }[];
 }
 
 /** Options of {@link runFault}. */
@@ -70,6 +72,35 @@ async function loadFor(load: MixedLoad, count: number, timeoutMs: number): Promi
   await eventually(() => load.records.length >= target, { timeoutMs, intervalMs: 100, what: `the load made ${count} requests` });
 }
 
+/** Where the injection and healing of a fault stand, for {@link recoveredSince}. */
+interface HealingState {
+  healedAt: number | undefined;
+  /** Injecting or healing failed: the watch ends. */
+  failed: boolean;
+}
+
+/**
+ * Polls `succeeds` (the fault's probe) from the moment of the fault, while the fault is injected,
+ * held and healed, until a probe sent after healing succeeds; returns since when the probe has
+ * answered 2xx without a failure (so a route the fault never broke recovers in 0 s, and the time
+ * the harness itself spends stopping and starting a server does not count as an outage of the API).
+ * Bounded: fails `timeoutMs` after healing.
+ */
+async function recoveredSince(succeeds: () => Promise<boolean>, healing: HealingState, timeoutMs: number, what: string): Promise<number> {
+  let goodSince: number | undefined;
+  for (;;) {
+    const sentAt = Date.now();
+    const ok = await succeeds();
+    goodSince = ok ? (goodSince ?? sentAt) : undefined;
+    if (healing.failed) return Number.NaN;
+    if (healing.healedAt !== undefined) {
+      if (ok && goodSince !== undefined && sentAt >= healing.healedAt) return goodSince;
+      if (Date.now() - healing.healedAt > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}: the affected routes answer again`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * Runs one fault under the mixed load: load for a while, inject, stay broken for the fault's
  * duration, heal, wait until the affected routes answer 2xx, load a while more, stop the load,
@@ -82,12 +113,19 @@ export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Ac
   await loadFor(load, options.requestsBefore, options.recoveryTimeoutMs);
   const inFlight = load.inFlightNow();
   const faultAt = Date.now();
-  await fault.inject(env);
-  if (fault.downMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.downMs));
-  await fault.heal(env);
+  const healing: HealingState = { healedAt: undefined, failed: false };
+  const recovery = recoveredSince(() => probeSucceeds(env, fault.probe(actor)), healing, options.recoveryTimeoutMs, fault.name);
+  try {
+    await fault.inject(env);
+    if (fault.downMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.downMs));
+    await fault.heal(env);
+  } catch (error) {
+    healing.failed = true;
+    throw error;
+  }
   const healedAt = Date.now();
-  await eventually(() => probeSucceeds(env, fault.probe(actor)), { timeoutMs: options.recoveryTimeoutMs, intervalMs: 100, what: `${fault.name}: the affected routes answer again` });
-  const recoveredAt = Date.now();
+  healing.healedAt = healedAt;
+  const recoveredAt = Math.max(faultAt, await recovery);
   await loadFor(load, options.requestsAfter, options.recoveryTimeoutMs);
   await load.stop();
   const windowEnd = Date.now();
@@ -112,6 +150,7 @@ export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Ac
   const atFault = records.filter((record) => record.start < faultAt && record.end >= faultAt);
   const unprocessed = Object.values(settled.result.unprocessed).reduce((sum, n) => sum + n, 0);
   const disagreements = [...settled.result.disagreements, ...settled.search];
+  const failedBeyond = records.filter((record) => record.start >= faultAt && unacceptable(record) && !refused(record));
   return {
     fault: fault.name,
     requests: records.length,
@@ -119,7 +158,7 @@ export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Ac
     serverErrors: records.filter((record) => record.status >= 500 && unacceptable(record)).length,
     inFlightAtFault: inFlight.length,
     inFlightFailed: atFault.filter(unacceptable).length,
-    failedBeyondInFlight: records.filter((record) => record.start >= faultAt && unacceptable(record) && !refused(record)).length,
+    failedBeyondInFlight: failedBeyond.length,
     refusedWhileGatewayDown: records.filter(refused).length,
     recoverySeconds: (recoveredAt - faultAt) / 1000,
     convergeSeconds,
@@ -127,5 +166,6 @@ export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Ac
     eventsDoubled: settled.result.countedTwice,
     disagreeing: disagreements.length,
     examples: disagreements.slice(0, 5),
+    failedExamples: failedBeyond.slice(0, 5).map((record) => ({ op: record.op, outcome: record.error ?? String(record.status), msAfterFault: record.start - faultAt })),
   };
 }

@@ -154,6 +154,8 @@ async function faultRun(env: FaultEnvironment, faults: readonly Fault[], concurr
   }
   const examples = reports.flatMap((report) => report.examples.map((example) => `- ${report.fault}: ${example.check} ${example.id}: derived ${example.derived}, recount ${example.recount}`));
   if (examples.length > 0) body += `\n\nDisagreements seen:\n\n${examples.join('\n')}`;
+  const failed = reports.flatMap((report) => report.failedExamples.map((example) => `- ${report.fault}: ${example.op}, ${example.outcome}, sent ${example.msAfterFault} ms after the fault`));
+  if (failed.length > 0) body += `\n\nRequests failed beyond those in flight (at most 5 per fault):\n\n${failed.join('\n')}`;
   return body;
 }
 
