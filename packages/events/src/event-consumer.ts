@@ -3,9 +3,10 @@ import { ErrorCode } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { translatePgError, withTransaction } from '@inkwell/pg';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
-import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
-import { ensureTopics, namespaced, recordSubscription } from './kafka.js';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type pg from 'pg';
+import { ensureTopics, namespaced, recordSubscription } from './kafka.js';
+import { pause, retryUntilDone } from './retry.js';
 
 /** Where a record came from, for logs and for handlers that care. */
 export interface RecordPosition {
@@ -20,57 +21,110 @@ export interface RecordPosition {
  */
 export type EventHandler = (envelope: EventEnvelope, client: pg.PoolClient, position: RecordPosition) => Promise<void>;
 
-/** Options of `createConsumer`. */
-export interface EventConsumerOptions {
+/**
+ * Applies the events of one fetched batch (one partition, in offset order) at once. It must be
+ * idempotent and order-safe by itself (there is no dedupe table): a batch that failed is given
+ * again, whole, and after a restart events may come again.
+ */
+export type BatchHandler = (envelopes: EventEnvelope[]) => Promise<void>;
+
+/** What every consumer is told: where to read, as which group, and how to log. */
+export interface ConsumerOptions {
   kafka: Kafka;
   /** Kafka consumer group; replicas of one service share it. */
   groupId: string;
   topics: readonly string[];
+  logger: Logger;
+  /** Where a brand-new group starts: the oldest retained record (default) or only new ones. */
+  fromBeginning?: boolean;
+  /** Longest wait between attempts of a failing handler (default 5 s); the first retry is after 100 ms. */
+  maxBackoffMs?: number;
+}
+
+/**
+ * What every service's consumer factory (`create…Consumer` in `services/<name>/src/consumers`)
+ * takes besides its own dependencies: the Kafka client and logger, and the group and topics,
+ * which default to the production ones and which tests replace with throwaway ones.
+ */
+export interface ConsumerWiring {
+  kafka: Kafka;
+  logger: Logger;
+  groupId?: string;
+  topics?: readonly string[];
+}
+
+/** Options of `createConsumer`: a handler applied once per event, in the service's database. */
+export interface EventConsumerOptions extends ConsumerOptions {
   /** A pool of the consuming service's schema, which holds `processed_events`. */
   pool: pg.Pool;
   /** Key of the dedupe rows (default: the group id). Two handlers of one service need two names. */
   consumerName?: string;
   handle: EventHandler;
-  logger: Logger;
-  /** Where a brand-new group starts: the oldest retained record (default) or only new ones. */
-  fromBeginning?: boolean;
   /** Attempts for a handler failure that retrying will not fix (default 3); then the event is skipped. */
   maxAttempts?: number;
   /** processed_events rows of this consumer older than this are deleted (default 30 days). */
   dedupeRetentionMs?: number;
 }
 
+/** Options of `createBatchConsumer`: a handler applied to each fetched batch, retried until it succeeds. */
+export interface BatchConsumerOptions extends ConsumerOptions {
+  handleBatch: BatchHandler;
+}
+
+/** One unit of work of a fetched batch: one event (per-event handlers) or all of them (batch handlers). */
+interface Work {
+  envelopes: EventEnvelope[];
+  /** The offset resolved once the work is applied. */
+  lastOffset: string;
+  /** Log fields of the work. */
+  fields: Record<string, unknown>;
+}
+
+/** How a consumer applies its records: the only difference between a per-event and a per-batch consumer. */
+interface Application {
+  /** The log component of the consumer. */
+  component: string;
+  /** Splits a batch's decoded records into units of work, in offset order. */
+  split(records: ReadonlyArray<{ message: KafkaMessage; envelope: EventEnvelope }>): Work[];
+  /** Applies one unit of work (throwing to have it retried). */
+  apply(work: Work, position: RecordPosition): Promise<void>;
+  /** Whether a failure of attempt number `attempt` is worth another attempt. */
+  retryable(error: unknown, attempt: number): boolean;
+  /** Runs while the consumer runs (e.g. periodic cleanup); returns what stops it. */
+  whileRunning?(): () => void;
+}
+
 /** Failures worth retrying without limit: the database or the network will come back. */
 const TRANSIENT: ReadonlySet<string> = new Set([ErrorCode.UNAVAILABLE, ErrorCode.ABORTED, ErrorCode.DEADLINE_EXCEEDED, ErrorCode.RESOURCE_EXHAUSTED]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_BACKOFF_MS = 5_000;
 const DEDUPE_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 const JOIN_TIMEOUT_MS = 30_000;
 
 /**
- * Reads event envelopes from Kafka and applies each exactly once to the service's database.
+ * Reads event envelopes from Kafka for one consumer group: the one implementation of connecting,
+ * subscribing, retrying and stopping, whichever way the records are applied (`createConsumer`:
+ * each event exactly once in the service's database; `createBatchConsumer`: a fetched batch at a
+ * time, for projections that coalesce).
  *
- * For every record: decode the envelope; in one transaction insert (consumer, event_id) into
- * `processed_events` and, only if that row is new, run `handle` with the same client; commit;
- * only then does the Kafka offset advance. A redelivered event (relay re-send, rebalance, replay)
- * finds its row and changes nothing. Records that do not decode, or lack a UUID event id, are
- * logged and skipped. Handler failures are retried with backoff: transient ones (database
- * unavailable, serialization failure, deadlock) for as long as the consumer runs, others
- * `maxAttempts` times, after which the event is logged at error level and skipped so one bad
- * event cannot stall its partition.
+ * `start()` creates missing topics, connects and subscribes, retrying with backoff (one warning
+ * per failed attempt) until the broker answers or `stop()` is called, so a service can start it
+ * in the background while Kafka is down. Offsets advance only past records whose work succeeded;
+ * a failing handler is retried with exponential backoff while the group session is kept alive,
+ * so nothing is skipped unless the application gives up on it (a per-event handler's
+ * non-transient failure after `maxAttempts`). Records that are not event envelopes are logged
+ * and passed over.
  */
 export class EventConsumer {
-  private readonly options: EventConsumerOptions;
-  private readonly consumerName: string;
   private readonly logger: Logger;
   private readonly consumer: Consumer;
-  private running = false;
-  private cleanupTimer: NodeJS.Timeout | undefined;
+  private stopping: AbortController | undefined;
+  private stopWhileRunning: (() => void) | undefined;
 
-  constructor(options: EventConsumerOptions) {
-    this.options = options;
-    this.consumerName = options.consumerName ?? options.groupId;
-    this.logger = options.logger.child({ component: 'event-consumer', consumer: this.consumerName });
+  constructor(
+    private readonly options: ConsumerOptions,
+    private readonly application: Application,
+  ) {
+    this.logger = options.logger.child({ component: application.component, consumer: options.groupId });
     // A fetch returns as soon as records exist; the wait only bounds idle polls and shutdown time.
     this.consumer = options.kafka.consumer({ groupId: namespaced(options.kafka, options.groupId), maxWaitTimeInMs: 1_000 });
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
@@ -80,13 +134,34 @@ export class EventConsumer {
 
   /**
    * Subscribes and starts consuming; resolves once the consumer has joined its group (or after
-   * 30 s, with a warning, if the group is slow to form), so callers know records flow from then on.
-   * Creates missing topics first. Rejects when Kafka cannot be reached at all (kafkajs has retried by then); once running,
-   * broker outages are ridden out by kafkajs's own reconnects.
+   * 30 s, with a warning, if the group is slow to form), so callers know records flow from then
+   * on; resolves early when `stop()` is called meanwhile. Never rejects because Kafka is down: it
+   * retries until the broker answers. Once running, broker outages are ridden out by kafkajs's
+   * own reconnects.
    */
   async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+    if (this.stopping && !this.stopping.signal.aborted) return;
+    const stopping = new AbortController();
+    this.stopping = stopping;
+    const subscribed = await retryUntilDone(() => this.subscribe(stopping.signal), { what: 'kafka consumer start', logger: this.logger, signal: stopping.signal });
+    if (!subscribed) return;
+    const joined = this.joined(stopping.signal);
+    await this.consumer.run({ eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload, stopping.signal) });
+    this.stopWhileRunning = this.application.whileRunning?.();
+    if (!(await joined) && !stopping.signal.aborted) this.logger.warn({ groupId: this.options.groupId }, 'consumer has not joined its group yet');
+  }
+
+  /** Stops after the work in flight (its offsets are committed only if it was applied); ends a `start()` still retrying. */
+  async stop(): Promise<void> {
+    const stopping = this.stopping;
+    if (!stopping || stopping.signal.aborted) return;
+    stopping.abort();
+    this.stopWhileRunning?.();
+    await this.consumer.disconnect();
+  }
+
+  /** Creates missing topics, connects and subscribes; on failure, or when stopped meanwhile, leaves the consumer disconnected. */
+  private async subscribe(stopped: AbortSignal): Promise<void> {
     try {
       // A consumer may start before any producer has written its topics (a fresh namespace, a
       // new cluster): create them first rather than fail the subscription.
@@ -95,86 +170,119 @@ export class EventConsumer {
       const topics = this.options.topics.map((topic) => namespaced(this.options.kafka, topic));
       await this.consumer.subscribe({ topics, fromBeginning: this.options.fromBeginning ?? true });
       recordSubscription(this.options.kafka, namespaced(this.options.kafka, this.options.groupId), topics);
+      if (stopped.aborted) throw new Error('the consumer was stopped while it subscribed');
     } catch (error) {
-      this.running = false;
       await this.consumer.disconnect().catch(() => {});
       throw error;
     }
-    let removeListener: (() => void) | undefined;
-    const joined = new Promise<boolean>((resolve) => {
-      removeListener = this.consumer.on(this.consumer.events.GROUP_JOIN, () => resolve(true));
-      setTimeout(() => resolve(false), JOIN_TIMEOUT_MS).unref();
+  }
+
+  /** Resolves true on the first group join, false after the join timeout or once `signal` aborts. */
+  private joined(signal: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const done = (inGroup: boolean) => {
+        removeListener();
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(inGroup);
+      };
+      const onAbort = () => done(false);
+      const removeListener = this.consumer.on(this.consumer.events.GROUP_JOIN, () => done(true));
+      const timer = setTimeout(() => done(false), JOIN_TIMEOUT_MS);
+      timer.unref();
+      signal.addEventListener('abort', onAbort, { once: true });
     });
-    await this.consumer.run({ eachMessage: (payload) => this.onMessage(payload) });
-    const inGroup = await joined;
-    removeListener?.();
-    if (!inGroup) this.logger.warn({ groupId: this.options.groupId }, 'consumer has not joined its group yet');
-    this.cleanupTimer = setInterval(() => void this.deleteOldDedupeRows(), DEDUPE_CLEANUP_INTERVAL_MS);
-    this.cleanupTimer.unref();
   }
 
-  /** Stops after the record in flight (its offset is committed only if it was applied). */
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    clearInterval(this.cleanupTimer);
-    await this.consumer.disconnect();
-  }
-
-  private async onMessage({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
-    const position = { topic, partition, offset: message.offset };
-    const envelope = decodeEnvelope(message.value);
-    if (!envelope) {
-      this.logger.warn(position, 'skipping a record that is not an event envelope');
-      return;
+  private async onBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload, stopped: AbortSignal): Promise<void> {
+    const at = { topic: batch.topic, partition: batch.partition };
+    const records: Array<{ message: KafkaMessage; envelope: EventEnvelope }> = [];
+    for (const message of batch.messages) {
+      const envelope = decodeEnvelope(message.value);
+      if (envelope) records.push({ message, envelope });
+      else this.logger.warn({ ...at, offset: message.offset }, 'skipping a record that is not an event envelope');
     }
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.apply(envelope, position);
-        return;
-      } catch (raw) {
-        const error = translatePgError(raw);
-        const fields = { ...position, eventId: envelope.eventId, type: envelope.type, attempt, err: raw };
-        const transient = TRANSIENT.has(error.code);
-        if (!this.running) throw error;
-        if (!transient && attempt >= (this.options.maxAttempts ?? 3)) {
-          this.logger.error(fields, 'event handler kept failing; event skipped');
-          return;
+    for (const work of this.application.split(records)) {
+      const position = { ...at, offset: work.lastOffset };
+      for (let attempt = 1; ; attempt++) {
+        if (stopped.aborted || !isRunning() || isStale()) return;
+        try {
+          await this.application.apply(work, position);
+          break;
+        } catch (error) {
+          if (stopped.aborted) return;
+          if (!this.application.retryable(error, attempt)) {
+            this.logger.error({ ...position, ...work.fields, attempt, err: error }, 'event handler kept failing; skipped');
+            break;
+          }
+          this.logger.warn({ ...position, ...work.fields, attempt, err: error }, 'event handler failed; retrying');
+          await pause(Math.min(100 * 2 ** (attempt - 1), this.options.maxBackoffMs ?? 5_000), stopped);
+          await heartbeat();
         }
-        this.logger.warn(fields, 'event handler failed; retrying');
-        await delay(Math.min(100 * 2 ** attempt, MAX_BACKOFF_MS));
-        await heartbeat();
       }
+      resolveOffset(work.lastOffset);
+      await heartbeat();
     }
-  }
-
-  private async apply(envelope: EventEnvelope, position: RecordPosition): Promise<void> {
-    await withTransaction(this.options.pool, async (client) => {
-      const { rowCount } = await client.query('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-        this.consumerName,
-        envelope.eventId,
-      ]);
-      if (rowCount === 0) return;
-      await this.options.handle(envelope, client, position);
-    });
-  }
-
-  private async deleteOldDedupeRows(): Promise<void> {
-    const retentionMs = this.options.dedupeRetentionMs ?? 30 * 24 * 60 * 60 * 1000;
-    try {
-      await this.options.pool.query('DELETE FROM processed_events WHERE consumer = $1 AND processed_at < now() - make_interval(secs => $2)', [
-        this.consumerName,
-        retentionMs / 1000,
-      ]);
-    } catch (error) {
-      this.logger.warn({ err: error }, 'could not delete old processed_events rows');
-    }
+    // Records after the last envelope (not envelopes) are passed over too.
+    const last = batch.messages.at(-1);
+    if (last) resolveOffset(last.offset);
   }
 }
 
-/** Creates an EventConsumer; call `start()` to begin. */
+/**
+ * A consumer that applies each event exactly once to the service's database: in one transaction
+ * it inserts (consumer, event_id) into `processed_events` and, only if that row is new, runs
+ * `handle` with the same client; only after the commit does the Kafka offset advance. A
+ * redelivered event (relay re-send, rebalance, replay) finds its row and changes nothing.
+ * Records that lack a UUID event id are skipped. Handler failures are retried with backoff:
+ * transient ones (database unavailable, serialization failure, deadlock) for as long as the
+ * consumer runs, others `maxAttempts` times, after which the event is logged at error level and
+ * skipped so one bad event cannot stall its partition. Old dedupe rows are deleted hourly.
+ */
 export function createConsumer(options: EventConsumerOptions): EventConsumer {
-  return new EventConsumer(options);
+  const consumerName = options.consumerName ?? options.groupId;
+  const logger = options.logger.child({ component: 'event-consumer', consumer: consumerName });
+  const retentionMs = options.dedupeRetentionMs ?? 30 * 24 * 60 * 60 * 1000;
+  const deleteOldDedupeRows = () =>
+    options.pool
+      .query('DELETE FROM processed_events WHERE consumer = $1 AND processed_at < now() - make_interval(secs => $2)', [consumerName, retentionMs / 1000])
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not delete old processed_events rows'));
+  return new EventConsumer(options, {
+    component: 'event-consumer',
+    split: (records) => records.map(({ message, envelope }) => ({ envelopes: [envelope], lastOffset: message.offset, fields: { eventId: envelope.eventId, type: envelope.type } })),
+    async apply(work, position) {
+      const envelope = work.envelopes[0]!;
+      await withTransaction(options.pool, async (client) => {
+        const { rowCount } = await client.query('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [consumerName, envelope.eventId]);
+        if (rowCount === 0) return;
+        await options.handle(envelope, client, position);
+      });
+    },
+    retryable: (error, attempt) => TRANSIENT.has(translatePgError(error).code) || attempt < (options.maxAttempts ?? 3),
+    whileRunning() {
+      const timer = setInterval(() => void deleteOldDedupeRows(), DEDUPE_CLEANUP_INTERVAL_MS);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  });
+}
+
+/**
+ * A consumer that applies a fetched batch at a time (e.g. one read and one write per batch
+ * instead of per event). The batch's offsets advance only after the handler succeeded for the
+ * whole batch; a failure is retried for as long as the consumer runs, so an outage of the
+ * handler's store only delays the projection.
+ */
+export function createBatchConsumer(options: BatchConsumerOptions): EventConsumer {
+  return new EventConsumer(options, {
+    component: 'batch-consumer',
+    split: (records) => {
+      const last = records.at(-1);
+      return last ? [{ envelopes: records.map((record) => record.envelope), lastOffset: last.message.offset, fields: { events: records.length } }] : [];
+    },
+    apply: (work) => options.handleBatch(work.envelopes),
+    retryable: () => true,
+  });
 }
 
 /** The envelope in a record value, or undefined for anything that is not a usable envelope. */
@@ -187,8 +295,4 @@ export function decodeEnvelope(value: Buffer | null): EventEnvelope | undefined 
   } catch {
     return undefined;
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -53,6 +53,14 @@ export function namespaced(kafka: Kafka, name: string): string {
 const EXPECTED_WARNINGS = ['Limiting retries for the idempotent producer'];
 
 /**
+ * kafkajs logs every refused or timed-out connection at error level, with a stack, about a dozen
+ * lines per failed connect. A broker being away is expected (services start and run without it):
+ * whoever retries (the consumers, the relay, `startEventWork`) logs one warning per attempt, and
+ * these lines go to debug.
+ */
+const CONNECTION_FAILURES = ['Connection error', 'Connection timeout', 'Failed to connect to seed broker'];
+
+/**
  * The connection part of the kafkajs client configuration: brokers (trimmed, empty entries
  * dropped), TLS (`true` for the system CAs, or the given CA bundle) and SASL, each only when
  * configured: locally the client is plaintext without authentication.
@@ -83,7 +91,8 @@ export function createKafka(options: KafkaOptions): Kafka {
     logCreator: () => (entry: LogEntry) => {
       const { message, timestamp: _timestamp, logger: _name, ...extra } = entry.log;
       const fields = { namespace: entry.namespace, ...extra };
-      if (entry.level === logLevel.ERROR) logger.error(fields, message);
+      if (CONNECTION_FAILURES.some((text) => message.startsWith(text))) logger.debug(fields, message);
+      else if (entry.level === logLevel.ERROR) logger.error(fields, message);
       else if (entry.level === logLevel.WARN && !EXPECTED_WARNINGS.some((text) => message.startsWith(text))) logger.warn(fields, message);
       else logger.debug(fields, message);
     },

@@ -4,6 +4,7 @@ import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { namespaced } from './kafka.js';
 import type pg from 'pg';
 import { outboxChannel } from './append-event.js';
+import { errorMessage } from './retry.js';
 
 /** Options of an OutboxRelay. */
 export interface OutboxRelayOptions {
@@ -137,7 +138,9 @@ export class OutboxRelay {
       } catch (error) {
         failures += 1;
         const delay = Math.min(this.intervalMs * 2 ** failures, MAX_BACKOFF_MS);
-        this.logger.error({ err: error, retryInMs: delay }, 'outbox relay batch failed');
+        // Kafka being away is expected and retried: one short line per attempt, no stack.
+        if (isKafkaError(error)) this.logger.warn({ reason: errorMessage(error), retryInMs: delay }, 'outbox relay cannot reach kafka; events wait in the outbox');
+        else this.logger.error({ err: error, retryInMs: delay }, 'outbox relay batch failed');
         await this.sleep(delay);
         continue;
       }
@@ -256,4 +259,9 @@ function groupByTopic(rows: OutboxRow[], brokerTopic: (topic: string) => string)
     byTopic.set(topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}
+
+/** Whether `error` comes from kafkajs (a broker unreachable, a request refused) rather than from our code or the database. */
+function isKafkaError(error: unknown): boolean {
+  return error instanceof Error && error.name.startsWith('KafkaJS');
 }

@@ -7,7 +7,8 @@ import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvent, createConsumer, OutboxRelay, type EventHandler } from '../src/index.js';
+import { AppError, ErrorCode } from '@inkwell/errors';
+import { appendEvent, createBatchConsumer, createConsumer, OutboxRelay, type EventConsumer, type EventHandler } from '../src/index.js';
 import { deleteTestTopics, logger, newSchema, newTopic, testKafka, unique, waitFor } from './support.js';
 
 let kafka: Kafka;
@@ -94,20 +95,6 @@ describe('EventConsumer', () => {
     expect(rows.map((row) => row.event_id)).toEqual(expect.arrayContaining([first.eventId, second.eventId]));
   });
 
-  it('rolls back the dedupe row with a failed handler, so the event is applied on retry', async () => {
-    const topic = await newTopic(kafka);
-    let failuresLeft = 1;
-    await startConsumer(topic, async (envelope, client, position) => {
-      await countView(envelope, client, position);
-      if (failuresLeft-- > 0) throw new Error('handler hiccup after writing');
-    });
-    await publish(topic, '200', toBinary(EventEnvelopeSchema, viewedEnvelope('200')));
-
-    await waitFor('the event applied', async () => (await views('200')) >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await views('200')).toBe(1);
-  });
-
   it('sees an event appended in a transaction within a second or so, end to end', async () => {
     const topic = await newTopic(kafka);
     const relay = new OutboxRelay({ pool, schema, kafka, logger });
@@ -132,5 +119,100 @@ describe('EventConsumer', () => {
     expect(await views('300')).toBe(5);
     // The contract asks for 1 s at p95; this only catches a broken wake-up (e.g. waiting for a poll).
     expect(Math.max(...latencies)).toBeLessThan(3_000);
+  });
+});
+
+/** The offset the group committed on the topic's only partition ('-1' while nothing is committed). */
+async function committedOffset(groupId: string, topic: string): Promise<string | undefined> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return offsets?.partitions[0]?.offset;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** A handler that fails until `heal()`; a transient failure, which a per-event consumer retries without limit. */
+function failingUntilHealed() {
+  let healed = false;
+  let attempts = 0;
+  return {
+    get attempts() {
+      return attempts;
+    },
+    heal: () => {
+      healed = true;
+    },
+    check() {
+      attempts += 1;
+      if (!healed) throw new AppError(ErrorCode.UNAVAILABLE, 'the store is away');
+    },
+  };
+}
+
+describe('EventConsumer retries (per-event and per-batch handlers alike)', () => {
+  async function started(consumer: EventConsumer): Promise<void> {
+    await consumer.start();
+    cleanups.push(() => consumer.stop());
+  }
+
+  it('per event: retries a failing handler, rolls back what it wrote, and commits the offset only after it succeeded', async () => {
+    const topic = await newTopic(kafka);
+    const groupId = unique('group', '-');
+    const failure = failingUntilHealed();
+    await started(
+      createConsumer({
+        kafka,
+        groupId,
+        topics: [topic],
+        pool,
+        logger,
+        maxBackoffMs: 200,
+        async handle(envelope, client, position) {
+          await countView(envelope, client, position);
+          failure.check();
+        },
+      }),
+    );
+    await publish(topic, '200', toBinary(EventEnvelopeSchema, viewedEnvelope('200')));
+
+    await waitFor('three attempts of the failing handler', () => failure.attempts >= 3);
+    expect(await views('200')).toBe(0);
+    expect(await committedOffset(groupId, topic)).toBe('-1');
+
+    failure.heal();
+    await waitFor('the offset committed after the success', async () => (await committedOffset(groupId, topic)) === '1');
+    expect(await views('200')).toBe(1);
+  });
+
+  it('per batch: retries the whole batch and commits its offsets only after it succeeded', async () => {
+    const topic = await newTopic(kafka);
+    const groupId = unique('group', '-');
+    const failure = failingUntilHealed();
+    const applied: string[] = [];
+    await started(
+      createBatchConsumer({
+        kafka,
+        groupId,
+        topics: [topic],
+        logger,
+        maxBackoffMs: 200,
+        async handleBatch(envelopes) {
+          failure.check();
+          applied.push(...envelopes.map((envelope) => envelope.key));
+        },
+      }),
+    );
+    await producer.send({ topic, acks: -1, messages: ['1', '2', '3'].map((key) => ({ key, value: Buffer.from(toBinary(EventEnvelopeSchema, viewedEnvelope(key))) })) });
+
+    await waitFor('three attempts of the failing batch', () => failure.attempts >= 3);
+    expect(applied).toEqual([]);
+    expect(await committedOffset(groupId, topic)).toBe('-1');
+
+    failure.heal();
+    await waitFor('the offsets committed after the success', async () => (await committedOffset(groupId, topic)) === '3');
+    expect(applied).toEqual(['1', '2', '3']);
   });
 });

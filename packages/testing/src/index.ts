@@ -8,3 +8,4 @@ export { KeyRing, ISSUERS } from './key-ring.js';
 export { createTestUser, createAppToken, type TestUser, type TestUserOptions, type AppToken, type AppTokenOptions, type UsersTarget } from './test-users.js';
 export { createTestTopics, type TestTopics } from './test-topics.js';
 export { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from './markdown.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

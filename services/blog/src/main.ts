@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, OutboxRelay, registerEventMetrics } from '@inkwell/events';
-import { createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
+import { createKafka, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
+import { createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { Topics } from '@inkwell/proto/topics';
@@ -36,31 +36,30 @@ async function main(): Promise<void> {
   const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-blog', logger, namespace: config.KAFKA_NAMESPACE });
   const metrics = createMetricsRegistry();
   const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: BLOG_SCHEMA, kafka, logger });
-  await ensureTopics(kafka, [Topics.blogPost, Topics.storiesStory]);
   const relay = new OutboxRelay({ pool, kafka, schema: BLOG_SCHEMA, logger });
-  await relay.start();
   const stories = createStoryConsumer({ kafka, pool, logger });
-  await stories.start();
 
   const server = createBlogServer({ logger, verifier: createInternalAuth('blog', internalAuthSettings(config)).verifier, metrics, posts });
   const port = await server.listen(`${config.BLOG_GRPC_HOST}:${config.BLOG_GRPC_PORT}`);
   const metricsServer = await serveMetrics({ registry: metrics, port: config.BLOG_METRICS_PORT, host: config.BLOG_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'blog service listening');
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await server.shutdown(5_000);
-    await stories.stop();
-    await relay.stop();
-    await metricsServer.close();
-    await eventMetrics.close();
-    await redis.quit().catch(() => redis.disconnect());
-    await pool.end();
-    await closeMarkdown();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // After listening, in the background: Kafka being down only delays events and derived values
+  // (docs/api/foundation.md, "Service start-up and readiness").
+  const events = startEventWork({ kafka, logger, topics: [Topics.blogPost], relay, consumers: [stories] });
+
+  shutdownOnSignals({
+    logger,
+    closers: [
+      { name: 'grpc server', close: () => server.shutdown(5_000) },
+      { name: 'kafka work', close: () => events.stop() },
+      { name: 'metrics server', close: () => metricsServer.close() },
+      { name: 'event metrics', close: () => eventMetrics.close() },
+      { name: 'redis', close: () => redis.quit().catch(() => redis.disconnect()) },
+      { name: 'database pool', close: () => pool.end() },
+      { name: 'markdown workers', close: () => closeMarkdown() },
+    ],
+  });
 }
 
 main().catch((error: unknown) => {

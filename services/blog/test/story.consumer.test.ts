@@ -23,7 +23,7 @@ describe('the stories consumer keeps the blog’s copy of published stories', ()
     h = await startBlogHarness('inkwell_test_blog_consumer');
     kafka = await createTestTopics('blog-consumer', ['stories']);
     topic = kafka.topics[0]!;
-    consumer = createStoryConsumer({ kafka: kafka.kafka, pool: h.pool, logger, topic, groupId: kafka.groupId });
+    consumer = createStoryConsumer({ kafka: kafka.kafka, pool: h.pool, logger, topics: [topic], groupId: kafka.groupId });
     await consumer.start();
   });
 

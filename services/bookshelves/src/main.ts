@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, OutboxRelay, registerEventMetrics } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
+import { createKafka, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
@@ -35,35 +35,34 @@ async function main(): Promise<void> {
   const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-bookshelves', logger, namespace: config.KAFKA_NAMESPACE });
   const metrics = createMetricsRegistry();
   const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: BOOKSHELVES_SCHEMA, kafka, logger });
-  await ensureTopics(kafka, [Topics.bookshelvesBookshelf, Topics.bookshelvesItem, Topics.storiesStory]);
   const relay = new OutboxRelay({ pool, kafka, schema: BOOKSHELVES_SCHEMA, logger });
-  await relay.start();
   const stories = createStoryConsumer({ kafka, pool, logger });
-  await stories.start();
 
   const server = createBookshelvesServer({ logger, verifier: auth.verifier, metrics, shelves, items });
   const port = await server.listen(`${config.BOOKSHELVES_GRPC_HOST}:${config.BOOKSHELVES_GRPC_PORT}`);
   const metricsServer = await serveMetrics({ registry: metrics, port: config.BOOKSHELVES_METRICS_PORT, host: config.BOOKSHELVES_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'bookshelves service listening');
 
+  // After listening, in the background: Kafka being down only delays events and derived values
+  // (docs/api/foundation.md, "Service start-up and readiness").
+  const events = startEventWork({ kafka, logger, topics: [Topics.bookshelvesBookshelf, Topics.bookshelvesItem], relay, consumers: [stories] });
+
   if (config.SEED_DEMO_DATA) {
     // In the background: demo data never holds up or stops the service (the API works without it).
     void seedDemoBookshelvesWhenListed({ shelves, items, stories: storyDirectory, logger });
   }
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await server.shutdown(5_000);
-    await stories.stop();
-    await relay.stop();
-    await metricsServer.close();
-    await eventMetrics.close();
-    storiesClient.close();
-    await pool.end();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  shutdownOnSignals({
+    logger,
+    closers: [
+      { name: 'grpc server', close: () => server.shutdown(5_000) },
+      { name: 'kafka work', close: () => events.stop() },
+      { name: 'metrics server', close: () => metricsServer.close() },
+      { name: 'event metrics', close: () => eventMetrics.close() },
+      { name: 'stories client', close: () => storiesClient.close() },
+      { name: 'database pool', close: () => pool.end() },
+    ],
+  });
 }
 
 main().catch((error: unknown) => {

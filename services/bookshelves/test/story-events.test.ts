@@ -24,7 +24,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
     stories = storyMaker(h);
     kafka = await createTestTopics('bookshelves-stories', ['stories']);
     topic = kafka.topics[0]!;
-    consumer = createStoryConsumer({ kafka: kafka.kafka, pool: h.pool, logger, topic, groupId: kafka.groupId });
+    consumer = createStoryConsumer({ kafka: kafka.kafka, pool: h.pool, logger, topics: [topic], groupId: kafka.groupId });
     await consumer.start();
   });
 

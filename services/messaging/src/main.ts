@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, eventsMigrations, OutboxRelay, registerEventMetrics } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
+import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrateSchema } from '@inkwell/pg';
@@ -30,28 +30,29 @@ async function main(): Promise<void> {
   const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-messaging', logger, namespace: config.KAFKA_NAMESPACE });
   const metrics = createMetricsRegistry();
   const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: MESSAGING_SCHEMA, kafka, logger });
-  await ensureTopics(kafka, [Topics.messagingMessage]);
   const relay = new OutboxRelay({ pool, kafka, schema: MESSAGING_SCHEMA, logger });
-  await relay.start();
 
   const server = createMessagingServer({ logger, verifier: auth.verifier, metrics, messages });
   const port = await server.listen(`${config.MESSAGING_GRPC_HOST}:${config.MESSAGING_GRPC_PORT}`);
   const metricsServer = await serveMetrics({ registry: metrics, port: config.MESSAGING_METRICS_PORT, host: config.MESSAGING_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'messaging service listening');
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await server.shutdown(5_000);
-    await relay.stop();
-    await metricsServer.close();
-    await eventMetrics.close();
-    usersClient.close();
-    await pool.end();
-    await closeMarkdown();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // After listening, in the background: Kafka being down only delays events and derived values
+  // (docs/api/foundation.md, "Service start-up and readiness").
+  const events = startEventWork({ kafka, logger, topics: [Topics.messagingMessage], relay, consumers: [] });
+
+  shutdownOnSignals({
+    logger,
+    closers: [
+      { name: 'grpc server', close: () => server.shutdown(5_000) },
+      { name: 'kafka work', close: () => events.stop() },
+      { name: 'metrics server', close: () => metricsServer.close() },
+      { name: 'event metrics', close: () => eventMetrics.close() },
+      { name: 'users client', close: () => usersClient.close() },
+      { name: 'database pool', close: () => pool.end() },
+      { name: 'markdown workers', close: () => closeMarkdown() },
+    ],
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
-import { createKafka, ensureTopics, eventsMigrations, OutboxRelay, registerEventMetrics } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
+import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger, type Logger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrateSchema } from '@inkwell/pg';
@@ -74,43 +74,40 @@ async function main(): Promise<void> {
   const kafka = createKafka({ ...kafkaSettings(config), clientId: 'inkwell-stories', logger, namespace: config.KAFKA_NAMESPACE });
   const metrics = createMetricsRegistry();
   const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: SCHEMA, kafka, logger });
-  await ensureTopics(kafka, [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment, Topics.bookshelvesBookshelf, Topics.bookshelvesItem]);
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
-  await relay.start();
-  const statsConsumer = createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger });
-  const shelfConsumer = createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger });
-  const indexConsumer = createStoryIndexConsumer({ kafka, index: indexing, logger });
-  // Joined together, not one after another: after a crash each join waits for the dead member's
-  // session to expire (about 30 s), and three in a row kept a restarted service from answering
-  // for about 90 s (docs/reliability.md).
-  await Promise.all([statsConsumer.start(), shelfConsumer.start(), indexConsumer.start()]);
-  // The first start on a fresh cluster builds the index; the service answers meanwhile (its
-  // health does not depend on OpenSearch) and GET /stories is 503 until the index exists.
-  const building = ensureIndexInBackground(indexing, logger);
+  const consumers = [
+    createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger }),
+    createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger }),
+    createStoryIndexConsumer({ kafka, index: indexing, logger }),
+  ];
 
   const server = createStoriesServer({ logger, verifier: auth.verifier, metrics, stories, chapters, tags, engagement });
   const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
   const metricsServer = await serveMetrics({ registry: metrics, port: config.STORIES_METRICS_PORT, host: config.STORIES_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'stories service listening');
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    await server.shutdown(5_000);
-    await statsConsumer.stop();
-    await shelfConsumer.stop();
-    building.stop();
-    await indexConsumer.stop();
-    await opensearch.close();
-    await relay.stop();
-    await metricsServer.close();
-    await eventMetrics.close();
-    redis.disconnect();
-    await pool.end();
-    await closeMarkdown();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // After listening, in the background: Kafka being down (or a consumer group waiting for a
+  // crashed member's session to expire) only delays derived values (docs/api/foundation.md,
+  // "Service start-up and readiness").
+  const events = startEventWork({ kafka, logger, topics: [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment], relay, consumers });
+  // The first start on a fresh cluster builds the index; the service answers meanwhile (its
+  // health does not depend on OpenSearch) and GET /stories is 503 until the index exists.
+  const building = ensureIndexInBackground(indexing, logger);
+
+  shutdownOnSignals({
+    logger,
+    closers: [
+      { name: 'grpc server', close: () => server.shutdown(5_000) },
+      { name: 'kafka work', close: () => events.stop() },
+      { name: 'search index build', close: () => building.stop() },
+      { name: 'opensearch', close: () => opensearch.close() },
+      { name: 'metrics server', close: () => metricsServer.close() },
+      { name: 'event metrics', close: () => eventMetrics.close() },
+      { name: 'redis', close: () => redis.disconnect() },
+      { name: 'database pool', close: () => pool.end() },
+      { name: 'markdown workers', close: () => closeMarkdown() },
+    ],
+  });
 }
 
 /** Runs `ensureIndex` until it succeeds (every 5 s while OpenSearch is unreachable); `stop()` gives up. */

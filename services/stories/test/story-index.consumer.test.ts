@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BatchEventConsumer, EventConsumer } from '@inkwell/events';
+import type { EventConsumer } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { RatingValue, SortDirection, StorySortField } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
@@ -26,7 +26,7 @@ describe('the search index follows the story events', () => {
   let kafka: TestTopics;
   let topic: string;
   let stats: EventConsumer;
-  let index: BatchEventConsumer;
+  let index: EventConsumer;
   let forwarded = 0;
 
   beforeAll(async () => {
@@ -34,7 +34,7 @@ describe('the search index follows the story events', () => {
     kafka = await createTestTopics('stories-index', ['story']);
     topic = kafka.topics[0]!;
     stats = createStoryStatsConsumer({ kafka: kafka.kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: [topic], groupId: `${kafka.groupId}-stats` });
-    index = createStoryIndexConsumer({ kafka: kafka.kafka, index: h.search.service, logger, topic, groupId: `${kafka.groupId}-index` });
+    index = createStoryIndexConsumer({ kafka: kafka.kafka, index: h.search.service, logger, topics: [topic], groupId: `${kafka.groupId}-index` });
     await Promise.all([stats.start(), index.start()]);
   });
 

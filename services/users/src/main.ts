@@ -2,11 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
-import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics } from '@inkwell/events';
-import { createInternalAuth, createMetricsRegistry, serveMetrics } from '@inkwell/grpc';
+import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
+import { createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrateSchema } from '@inkwell/pg';
+import { Topics } from '@inkwell/proto/topics';
 import { createRedis } from '@inkwell/redis';
 import { loadUsersConfig } from './config.js';
 import { createAuthoredContentConsumer } from './consumers/authored-content.consumer.js';
@@ -47,9 +48,7 @@ async function main(): Promise<void> {
   const metrics = createMetricsRegistry();
   const eventMetrics = registerEventMetrics({ registry: metrics, pool, schema: SCHEMA, kafka, logger });
   const relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
-  await relay.start();
   const authoredContent = createAuthoredContentConsumer({ kafka, pool, logger });
-  await authoredContent.start();
 
   await services.accounts.prepare();
   const { verifier } = createInternalAuth('users', internalAuthSettings(config));
@@ -58,21 +57,23 @@ async function main(): Promise<void> {
   const metricsServer = await serveMetrics({ registry: metrics, port: config.USERS_METRICS_PORT, host: config.USERS_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'users service listening');
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    clearInterval(prune);
-    await server.shutdown(5_000);
-    await relay.stop();
-    await authoredContent.stop();
-    await metricsServer.close();
-    await eventMetrics.close();
-    redis.disconnect();
-    await pool.end();
-    await closeMarkdown();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // After listening, in the background: Kafka being down only delays events and derived values
+  // (docs/api/foundation.md, "Service start-up and readiness").
+  const events = startEventWork({ kafka, logger, topics: [Topics.usersUser, Topics.usersFollow], relay, consumers: [authoredContent] });
+
+  shutdownOnSignals({
+    logger,
+    closers: [
+      { name: 'sign-in counter pruning', close: () => clearInterval(prune) },
+      { name: 'grpc server', close: () => server.shutdown(5_000) },
+      { name: 'kafka work', close: () => events.stop() },
+      { name: 'metrics server', close: () => metricsServer.close() },
+      { name: 'event metrics', close: () => eventMetrics.close() },
+      { name: 'redis', close: () => redis.disconnect() },
+      { name: 'database pool', close: () => pool.end() },
+      { name: 'markdown workers', close: () => closeMarkdown() },
+    ],
+  });
 }
 
 main().catch((error: unknown) => {

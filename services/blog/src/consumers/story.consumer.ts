@@ -1,24 +1,16 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { createConsumer, type EventConsumer, type EventHandler } from '@inkwell/events';
-import type { Logger } from '@inkwell/logging';
+import { createConsumer, type ConsumerWiring, type EventConsumer, type EventHandler } from '@inkwell/events';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
-import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
 import type { StoryChange } from '../domain/known-story.js';
 import { KnownStoryRepository } from '../repositories/known-story.repository.js';
 import { KnownStoryService } from '../services/known-story.service.js';
 
-/** Options of the blog's stories consumer. */
-export interface StoryConsumerOptions {
-  kafka: Kafka;
+/** Options of the blog's stories consumer (group `blog-stories`, topic stories.story.v1 by default). */
+export interface StoryConsumerOptions extends ConsumerWiring {
   /** A pool of the blog schema (holds known_stories and processed_events). */
   pool: pg.Pool;
-  logger: Logger;
-  /** Defaults to stories.story.v1; tests use throwaway topics. */
-  topic?: string;
-  /** Defaults to `blog-stories`. */
-  groupId?: string;
 }
 
 /**
@@ -57,7 +49,7 @@ export function createStoryConsumer(options: StoryConsumerOptions): EventConsume
   return createConsumer({
     kafka: options.kafka,
     groupId: options.groupId ?? 'blog-stories',
-    topics: [options.topic ?? Topics.storiesStory],
+    topics: options.topics ?? [Topics.storiesStory],
     pool: options.pool,
     logger: options.logger,
     handle: handleStoryEvent,

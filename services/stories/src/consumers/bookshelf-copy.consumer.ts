@@ -1,23 +1,18 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { createConsumer, type EventConsumer } from '@inkwell/events';
-import type { Logger } from '@inkwell/logging';
+import { createConsumer, type ConsumerWiring, type EventConsumer } from '@inkwell/events';
 import { BookshelfPrivacy, type BookshelfItemSnapshot, type BookshelfSnapshot } from '@inkwell/proto/bookshelves';
 import { Topics } from '@inkwell/proto/topics';
-import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
 import type { ShelfItemSnapshot, ShelfSnapshot } from '../domain/bookshelf.js';
 import type { BookshelfCopyService } from '../services/bookshelf-copy.service.js';
 
-/** Options of the consumer that keeps the copy of bookshelf membership. */
-export interface BookshelfCopyConsumerOptions {
-  kafka: Kafka;
+/**
+ * Options of the consumer that keeps the copy of bookshelf membership (group `stories-bookshelves`,
+ * also the name of its dedupe rows; topics bookshelves.bookshelf.v1 and bookshelves.item.v1 by default).
+ */
+export interface BookshelfCopyConsumerOptions extends ConsumerWiring {
   pool: pg.Pool;
   copy: BookshelfCopyService;
-  logger: Logger;
-  /** Kafka consumer group, also the name of its dedupe rows (default `stories-bookshelves`); tests use their own. */
-  groupId?: string;
-  /** Topics of shelf and item events (default bookshelves.bookshelf.v1 and bookshelves.item.v1); tests use throwaway ones. */
-  topics?: readonly string[];
 }
 
 /**

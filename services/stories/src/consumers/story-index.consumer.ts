@@ -1,18 +1,10 @@
-import { createBatchConsumer, type BatchEventConsumer } from '@inkwell/events';
-import type { Logger } from '@inkwell/logging';
+import { createBatchConsumer, type ConsumerWiring, type EventConsumer } from '@inkwell/events';
 import { Topics } from '@inkwell/proto/topics';
-import type { Kafka } from 'kafkajs';
 import type { StoryIndexService } from '../services/story-index.service.js';
 
-/** Options of the consumer that keeps the search index. */
-export interface StoryIndexConsumerOptions {
-  kafka: Kafka;
+/** Options of the consumer that keeps the search index (group `stories-index`, topic stories.story.v1 by default). */
+export interface StoryIndexConsumerOptions extends ConsumerWiring {
   index: StoryIndexService;
-  logger: Logger;
-  /** Kafka consumer group (default `stories-index`); tests use their own. */
-  groupId?: string;
-  /** Topic of story events (default stories.story.v1); tests use throwaway ones. */
-  topic?: string;
 }
 
 /**
@@ -23,13 +15,13 @@ export interface StoryIndexConsumerOptions {
  * replays and reordering harmless; a batch the index cannot take is retried, its offsets not
  * committed, until it can.
  */
-export function createStoryIndexConsumer(options: StoryIndexConsumerOptions): BatchEventConsumer {
+export function createStoryIndexConsumer(options: StoryIndexConsumerOptions): EventConsumer {
   return createBatchConsumer({
     kafka: options.kafka,
     groupId: options.groupId ?? 'stories-index',
-    topics: [options.topic ?? Topics.storiesStory],
+    topics: options.topics ?? [Topics.storiesStory],
     logger: options.logger,
-    async handle(envelopes) {
+    async handleBatch(envelopes) {
       await options.index.syncStories(envelopes.map((envelope) => envelope.key).filter((key) => /^[1-9][0-9]{0,18}$/.test(key)));
     },
   });

@@ -1,22 +1,14 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { createConsumer, type EventConsumer } from '@inkwell/events';
-import type { Logger } from '@inkwell/logging';
+import { createConsumer, type ConsumerWiring, type EventConsumer } from '@inkwell/events';
 import { Topics } from '@inkwell/proto/topics';
-import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { ratingValueFromProto } from '../events/story.events.js';
 import type { StoryStatsService } from '../services/story-stats.service.js';
 
-/** Options of the consumer that keeps reader-driven counts. */
-export interface StoryStatsConsumerOptions {
-  kafka: Kafka;
+/** Options of the consumer that keeps reader-driven counts (group `stories-stats`, topics stories.story.v1 and stories.comment.v1 by default). */
+export interface StoryStatsConsumerOptions extends ConsumerWiring {
   pool: pg.Pool;
   stats: StoryStatsService;
-  logger: Logger;
-  /** Kafka consumer group (default `stories-stats`); tests use their own. */
-  groupId?: string;
-  /** Topics of story and comment events (default stories.story.v1 and stories.comment.v1); tests use throwaway ones. */
-  topics?: readonly string[];
 }
 
 /**

@@ -1,23 +1,15 @@
-import { createConsumer, type EventConsumer, type EventHandler } from '@inkwell/events';
-import type { Logger } from '@inkwell/logging';
+import { createConsumer, type ConsumerWiring, type EventConsumer, type EventHandler } from '@inkwell/events';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
-import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
 import type { AuthoredContentChange } from '../domain/authored-content.js';
 import { AuthoredContentRepository } from '../repositories/authored-content.repository.js';
 import { AuthoredContentService } from '../services/authored-content.service.js';
 
-/** Options of the users service's authored-content consumer. */
-export interface AuthoredContentConsumerOptions {
-  kafka: Kafka;
+/** Options of the users service's authored-content consumer (group `users-authored-content`, topics stories.story.v1 and blog.post.v1 by default). */
+export interface AuthoredContentConsumerOptions extends ConsumerWiring {
   /** A pool of the users schema. */
   pool: pg.Pool;
-  logger: Logger;
-  /** Default: stories.story.v1 and blog.post.v1; tests use throwaway topics. */
-  topics?: string[];
-  /** Default: `users-authored-content`. */
-  groupId?: string;
 }
 
 /**

@@ -1,0 +1,70 @@
+import type { Logger } from '@inkwell/logging';
+
+/** One thing a service closes when it shuts down. */
+export interface Closer {
+  /** Named in the log when it fails or is still running at the deadline. */
+  name: string;
+  close(): Promise<unknown> | void;
+}
+
+/** Options of {@link shutdownOnSignals}. */
+export interface ShutdownOptions {
+  logger: Logger;
+  /** Run in this order, each after the previous one settled; a failing one is logged and the rest still run. */
+  closers: readonly Closer[];
+  /** Longest the whole sequence may take (default 15 s); then the process exits with status 1. */
+  deadlineMs?: number;
+  /** Ends the process (default `process.exit`); tests pass their own. */
+  exit?: (code: number) => void;
+  /** Signals that start the shutdown (default SIGTERM and SIGINT). */
+  signals?: readonly NodeJS.Signals[];
+}
+
+/** A shutdown sequence registered on the process's signals. */
+export interface Shutdown {
+  /** Runs the sequence (once, however often it is called or signalled) and then exits. */
+  run(reason: string): Promise<void>;
+}
+
+/**
+ * The one shutdown sequence of a service: on the first SIGTERM or SIGINT, closes `closers` in
+ * order (stop serving first, close the stores last), then exits with 0, or with 1 when a closer
+ * failed or the deadline passed first (then the closers still running are named in the log).
+ * Later signals do nothing more: the sequence runs once.
+ */
+export function shutdownOnSignals(options: ShutdownOptions): Shutdown {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const deadlineMs = options.deadlineMs ?? 15_000;
+  let running: Promise<void> | undefined;
+  const run = (reason: string): Promise<void> => {
+    running ??= closeAll(reason);
+    return running;
+  };
+  async function closeAll(reason: string): Promise<void> {
+    options.logger.info({ reason }, 'shutting down');
+    let current = '';
+    let failed = false;
+    const sequence = (async () => {
+      for (const closer of options.closers) {
+        current = closer.name;
+        try {
+          await closer.close();
+        } catch (error) {
+          failed = true;
+          options.logger.error({ err: error, closer: closer.name }, 'shutdown step failed');
+        }
+      }
+      return true;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), deadlineMs);
+    });
+    const finished = await Promise.race([sequence, deadline]);
+    clearTimeout(timer);
+    if (!finished) options.logger.error({ closer: current, deadlineMs }, 'shutdown deadline passed; exiting');
+    exit(finished && !failed ? 0 : 1);
+  }
+  for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) process.on(signal, () => void run(signal));
+  return { run };
+}
