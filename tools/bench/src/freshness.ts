@@ -80,7 +80,7 @@ interface Pending {
 }
 
 /**
- * Event-to-searchable under a write load (docs/api/stories.md, "Search", "How current it is"):
+ * Event-to-searchable under a write load (docs/api/stories.md, "Search": how current it is):
  * changes the title of each target to a unique word through the API at `changesPerSecond`, and
  * meanwhile searches, round after round, for every word whose write was answered and that no
  * search has found yet (`a or b or …`, as few queries as fit). A change's delay is from its

@@ -1,9 +1,9 @@
 import { cpus, loadavg, setPriority } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createGrpcClient } from '@inkwell/grpc';
+import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
 import { UsersService } from '@inkwell/proto/users';
-import { ensureDatabase, stackEnv, startSystem } from '@inkwell/testing';
+import { ensureDatabase, stackEnv, startSystem, type RunningSystem } from '@inkwell/testing';
 import { runLoad, type LoadResult } from './load.runner.js';
 import { writeSection } from './report.writer.js';
 import { searchIndexPrefix } from './search.js';
@@ -20,9 +20,11 @@ const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, aut
 const HELP = `npm run bench -- [options]
 
 Seeds the benchmark database when it lacks a suite's data, starts every service and the gateway on
-it (as npm run dev does), mints real tokens, and drives each scenario through the gateway with a
-closed loop of concurrent requests. Prints a Markdown table (p50, p95, p99, req/s, and what answered:
-the Postgres indexes used or the search engine's own time), and a suite's further measurements.
+it (as npm run dev does; a suite may ask for its own settings, e.g. the stories suite turns the
+gateway's caches off, and gets a system of its own), mints real tokens, and drives each scenario
+through the gateway with a closed loop of concurrent requests. Prints a Markdown table (p50, p95,
+p99, req/s, and what answered: the Postgres indexes used or the search engine's own time), and a
+suite's further measurements.
 
   --suite <name>        run only this suite (repeatable; default all: ${SUITES.map((suite) => suite.name).join(', ')})
   --database <db>       database next to DATABASE_URL's (default inkwell_bench)
@@ -78,31 +80,45 @@ async function main(): Promise<void> {
     await suite.prepare(databaseUrl, { scale });
   }
 
-  process.stderr.write('==> starting the system on the benchmark database\n');
   // Real tokens and the real pipeline, but rate limits far above what a benchmark sends.
   // BENCH_NOAUTH opens /bench-noauth/api/v1 (the API without auth and rate limits) for the auth suite.
-  const system = await startSystem({
-    stack: { ...stack, databaseUrl },
-    ports: 'free',
-    seedDemoData: false,
-    // Plain topic names, as in a deployment: the consumers find their topics in place (a fresh
-    // test namespace starts empty, and a consumer may start before the producer created them).
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000', BENCH_NOAUTH: 'true', KAFKA_NAMESPACE: '', OPENSEARCH_INDEX_PREFIX: searchIndexPrefix(values.database) },
-  });
-  const users = createGrpcClient(UsersService, system.addresses.users ?? fail('no users service'), { defaultDeadlineMs: 15_000, ...system.keys.clientOptions('gateway') });
-  const context: BenchContext = {
-    scale,
-    system,
-    databaseUrl,
-    async mintToken(userId, scopes) {
-      const { token } = await users.createPersonalToken({ userId, name: 'benchmark', scopes: [...scopes] }, { caller: { requestId: 'bench', scopes: [] } });
-      return token;
-    },
+  // Plain topic names, as in a deployment: the consumers find their topics in place (a fresh
+  // test namespace starts empty, and a consumer may start before the producer created them).
+  const systemEnv = { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '1000000000', RATE_LIMIT_ANONYMOUS_MAX: '1000000000', BENCH_NOAUTH: 'true', KAFKA_NAMESPACE: '', OPENSEARCH_INDEX_PREFIX: searchIndexPrefix(values.database) };
+  // One system at a time, started again only when a suite asks for other settings than the last.
+  let running: { settings: string; system: RunningSystem; users: GrpcClient<typeof UsersService>; context: BenchContext } | undefined;
+  const stopRunning = async () => {
+    if (running === undefined) return;
+    running.users.close();
+    await running.system.stop();
+    running = undefined;
+  };
+  const contextFor = async (suite: Suite): Promise<BenchContext> => {
+    const env = { ...systemEnv, ...suite.systemEnv };
+    const settings = JSON.stringify(env);
+    if (running?.settings === settings) return running.context;
+    await stopRunning();
+    process.stderr.write(`==> starting the system on the benchmark database${suite.systemEnv === undefined ? '' : ` with ${Object.entries(suite.systemEnv).map(([name, value]) => `${name}=${value}`).join(' ')}`}\n`);
+    const system = await startSystem({ stack: { ...stack, databaseUrl }, ports: 'free', seedDemoData: false, env });
+    const users = createGrpcClient(UsersService, system.addresses.users ?? fail('no users service'), { defaultDeadlineMs: 15_000, ...system.keys.clientOptions('gateway') });
+    const context: BenchContext = {
+      scale,
+      system,
+      databaseUrl,
+      async mintToken(userId, scopes) {
+        const { token } = await users.createPersonalToken({ userId, name: 'benchmark', scopes: [...scopes] }, { caller: { requestId: 'bench', scopes: [] } });
+        return token;
+      },
+    };
+    running = { settings, system, users, context };
+    return context;
   };
 
   const lines: string[] = [];
   try {
     for (const suite of suites) {
+      const context = await contextFor(suite);
+      const system = context.system;
       const section: string[] = [`### ${suite.name}: ${suite.dataSet}${scale === 1 ? '' : ` (at scale ${scale} of it)`}`, ''];
       if (suite.report !== undefined) {
         process.stderr.write(`==> ${suite.name}\n`);
@@ -118,7 +134,7 @@ async function main(): Promise<void> {
       lines.push(`| query | p50 ms | p95 ms | p99 ms | req/s | errors | load avg | ${suite.answeredByColumn ?? 'index used'} |`, '|---|---|---|---|---|---|---|---|');
       for (const scenario of scenarios) {
         process.stderr.write(`==> ${suite.name}: ${scenario.name}\n`);
-        if (priority !== undefined) await prioritise(priority, system.processes.map((running) => running.child.pid), databaseUrl);
+        if (priority !== undefined) await prioritise(priority, system.processes.map((managed) => managed.child.pid), databaseUrl);
         const result = await runLoad({ apiUrl: system.apiUrl, requests: scenario.requests, concurrency, durationMs, warmupMs });
         // The 1-minute load average after the row: other work on the machine shows up here.
         const load = loadavg()[0]!.toFixed(1);
@@ -136,8 +152,7 @@ async function main(): Promise<void> {
       if (values.write !== undefined) writeSection(values.write, suite.name, lines.slice(sectionStart));
     }
   } finally {
-    users.close();
-    await system.stop();
+    await stopRunning();
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -49,6 +49,12 @@ export interface Suite {
   /** Describes the data set, for the report ("1,000,000 messages between 10,000 users"). */
   readonly dataSet: string;
   /**
+   * Settings of the system the suite measures, over the runner's (environment variables of the
+   * services and the gateway, e.g. a cache turned off); suites with other settings than the last
+   * get a system of their own.
+   */
+  readonly systemEnv?: Readonly<Record<string, string>>;
+  /**
    * Makes sure the benchmark database holds the suite's data: brings the schemas it reads up to
    * date first (an empty database works), then seeds what is missing.
    */

@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import type pg from 'pg';
+import { eventually } from '@inkwell/testing';
 import { pageByCursor } from '../cursors.js';
 import { measureFreshness, type ChangeTarget } from '../freshness.js';
 import type { BenchRequest } from '../load.runner.js';
@@ -32,6 +33,8 @@ const CHANGES = 500;
 const FRESHNESS_TARGET_MS = 1000;
 /** A change not searchable after this long counts as missed. */
 const FRESHNESS_TIMEOUT_MS = 30_000;
+/** How long restoring one changed title may keep failing (e.g. 503 on a busy machine). */
+const RESTORE_TIMEOUT_MS = 30_000;
 /** A full rebuild of the index. */
 const REBUILD_TARGET_SECONDS = 300;
 
@@ -124,6 +127,10 @@ export const storiesSuite: Suite = {
   name: 'stories',
   dataSet: `${STORIES.toLocaleString('en')} published stories (and 2% drafts) by ${AUTHORS.toLocaleString('en')} authors, about 3 chapters each (tools/seed)`,
   answeredByColumn: 'index used (Postgres) or engine time (OpenSearch)',
+  // Every request goes the whole way (gateway, stories service, OpenSearch, Postgres): the
+  // gateway's caches (docs/api/foundation.md, "Caching at the edge") would answer the rows'
+  // repeated requests themselves. The edge suite measures them.
+  systemEnv: { PUBLIC_CACHE: 'false' },
 
   async prepare(databaseUrl, options) {
     await prepareStories(databaseUrl, options);
@@ -212,9 +219,9 @@ export const storiesSuite: Suite = {
     try {
       const fresh = await measureFreshness({ apiUrl: context.system.apiUrl, targets: changes.targets, changesPerSecond: CHANGES_PER_SECOND, readerToken: reader, timeoutMs: FRESHNESS_TIMEOUT_MS });
       if (fresh.firstError !== undefined) process.stderr.write(`    first error: ${fresh.firstError}\n`);
-      const p95 = fresh.p95Ms >= FRESHNESS_TARGET_MS ? `**${fresh.p95Ms}** (over)` : String(fresh.p95Ms);
+      const p95 = fresh.p95Ms >= FRESHNESS_TARGET_MS ? `**${fresh.p95Ms} ms** (over)` : `${fresh.p95Ms} ms`;
       lines.push(
-        `| event to searchable: a story's title changed through the gateway (\`PATCH /stories/:id\`, ${fresh.changes} stories, ${fresh.changesPerSecond} changes/s) until \`GET /stories?query=<new title>\` lists it | p50 ${fresh.p50Ms} ms, p95 ${p95} ms, p99 ${fresh.p99Ms} ms, max ${fresh.maxMs} ms; ${fresh.missed} missed, ${fresh.failedWrites} failed writes; ${fresh.searches} searches (p50 ${fresh.searchP50Ms} ms) | p95 ≤ ${FRESHNESS_TARGET_MS} ms | ${loadNow()} |`,
+        `| event to searchable: a story's title changed through the gateway (\`PATCH /stories/:id\`, ${fresh.changes} stories, ${fresh.changesPerSecond} changes/s) until \`GET /stories?query=<new title>\` lists it | p50 ${fresh.p50Ms} ms, p95 ${p95}, p99 ${fresh.p99Ms} ms, max ${fresh.maxMs} ms; ${fresh.missed} missed, ${fresh.failedWrites} failed writes; ${fresh.searches} searches (p50 ${fresh.searchP50Ms} ms) | p95 ≤ ${FRESHNESS_TARGET_MS} ms | ${loadNow()} |`,
       );
     } finally {
       await restoreTitles(context, changes);
@@ -222,9 +229,11 @@ export const storiesSuite: Suite = {
 
     process.stderr.write('==> stories: full rebuild of the story index\n');
     const rebuild = await rebuildStoryIndex(context.databaseUrl);
+    process.stderr.write(`    ${rebuild.summary}\n`);
     const seconds = Math.round(rebuild.seconds);
+    const stories = (await indexedStories(context.databaseUrl)) ?? 0;
     lines.push(
-      `| full rebuild of the story index (\`npm run search:rebuild\` while the system runs: ${rebuild.summary}) | ${seconds >= REBUILD_TARGET_SECONDS ? `**${seconds}** (over)` : seconds} s | ≤ ${REBUILD_TARGET_SECONDS} s | ${loadNow()} |`,
+      `| full rebuild of the story index (\`npm run search:rebuild\` while the system runs, ${stories.toLocaleString('en')} stories) | ${seconds >= REBUILD_TARGET_SECONDS ? `**${seconds} s** (over)` : `${seconds} s`} | ≤ ${REBUILD_TARGET_SECONDS} s | ${loadNow()} |`,
     );
     return lines;
   },
@@ -263,16 +272,24 @@ async function changeTargets(context: BenchContext): Promise<ChangeSet> {
   };
 }
 
-/** Gives the changed stories their titles back through the API (one at a time, unmeasured), so the data set stays as seeded. */
+/**
+ * Gives the changed stories their titles back through the API (one at a time, unmeasured, each
+ * tried until answered 200 or RESTORE_TIMEOUT_MS pass), so the data set stays as seeded.
+ */
 async function restoreTitles(context: BenchContext, changes: ChangeSet): Promise<void> {
   for (const target of changes.targets) {
     const body = JSON.stringify({ data: { type: 'story', id: target.storyId, attributes: { title: changes.titles.get(target.storyId)! } } });
-    const response = await fetch(`${context.system.apiUrl}/stories/${target.storyId}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/vnd.api+json' },
-      body,
-    });
-    if (response.status !== 200) throw new Error(`restoring the title of story ${target.storyId}: ${response.status} ${(await response.text()).slice(0, 300)}`);
-    await response.arrayBuffer();
+    await eventually(
+      async () => {
+        const response = await fetch(`${context.system.apiUrl}/stories/${target.storyId}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/vnd.api+json' },
+          body,
+        });
+        await response.arrayBuffer();
+        return response.status === 200;
+      },
+      { timeoutMs: RESTORE_TIMEOUT_MS, intervalMs: 500, what: `the title of story ${target.storyId} restored` },
+    );
   }
 }
