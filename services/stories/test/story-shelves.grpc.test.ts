@@ -3,8 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { withTransaction } from '@inkwell/pg';
 import { SortDirection, StorySortField, StoryStatus } from '@inkwell/proto/stories';
+import type { StorySortField as SortField } from '../src/domain/list.js';
 import { wilsonRating } from '../src/domain/rating.js';
+import type { StoryListQuery } from '../src/domain/story-query.js';
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
+import { storyPageStatement } from '../src/repositories/story-list.sql.js';
 import { BookshelfCopyService } from '../src/services/bookshelf-copy.service.js';
 import { makeStory } from './factories.js';
 import { caller, startStories, type StoriesHarness } from './harness.js';
@@ -204,6 +207,39 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
     },
   );
 
+  it.each([
+    ['reading the few qualifying stories by id', 0],
+    ['walking the sort index', Number.MAX_SAFE_INTEGER],
+  ])('lists a shelf under value sorts the same way %s', async (_plan, qualifyingItems) => {
+    // The service picks the plan by how many items qualify; small shelves take the first, so the
+    // walk is checked here directly against the same expected order.
+    const pageIds = async (query: StoryListQuery): Promise<string[]> => {
+      const ids: string[] = [];
+      let after: StoryListQuery['after'];
+      for (let pages = 0; pages < 100; pages++) {
+        const statement = storyPageStatement({ ...query, ...(after ? { after } : {}) }, qualifyingItems);
+        const { rows } = await h.pool.query<{ id: string; sort_key: string | null; tie_id: string }>(statement.text, statement.values);
+        ids.push(...rows.slice(0, query.limit).map((row) => row.id));
+        if (rows.length <= query.limit) return ids;
+        const last = rows[query.limit - 1]!;
+        after = { key: last.sort_key, id: last.tie_id };
+      }
+      throw new Error('the list did not end');
+    };
+    const shelf = { id: SHELF.public, unreadOnly: false };
+    for (const [field, key] of SORTS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        // The proto enum's names are the sort fields in upper case.
+        const query: StoryListQuery = { publication: 'published', bookshelf: shelf, sort: { field: StorySortField[field].toLowerCase() as SortField, direction }, limit: 4 };
+        expect(await pageIds(query)).toEqual(ordered(shelfStories(SHELF.public), key, direction));
+      }
+    }
+    const expected = shelfStories(SHELF.public).filter((story) => story.title.includes('lantern') && story.tagIds.includes('g:1'));
+    expect(expected.length).toBeGreaterThan(0);
+    const filtered: StoryListQuery = { publication: 'published', bookshelf: shelf, text: 'lantern', tagIds: ['g:1'], sort: { field: 'num_words', direction: 'desc' }, limit: 3 };
+    expect(await pageIds(filtered)).toEqual(ordered(expected, 'numWords', 'desc'));
+  });
+
   it('searches the shelf with query under date_added, relevance and another sort', async () => {
     const matching = (ids: string[]) => ids.filter((id) => byId(id).title.includes('lantern'));
     const expected = matching(onShelf(SHELF.public));
@@ -222,6 +258,40 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
     expect(await all({ query: 'lantern', filter: { bookshelfId: SHELF.public }, sort: { field: StorySortField.HOTNESS, ...desc } })).toEqual(
       ordered(expected.map(byId), 'hotness', 'desc'),
     );
+  });
+
+  it('ranks every match of a shelf with more than 500 of them, an exact title first, every one reachable by paging', async () => {
+    const shelfId = '521';
+    await withTransaction(h.pool, (tx) => copy.applyShelf(tx, { id: shelfId, ownerId: OWNER, private: false, dateModified: new Date(BASE) }, new Date()));
+    const made = async (count: number, fixture: (i: number) => Parameters<typeof makeStory>[1]) => {
+      const stories: Fixture[] = [];
+      // A few at a time: the pool has room, and 500 one by one would take needlessly long.
+      for (let start = 0; start < count; start += 10) {
+        stories.push(...(await Promise.all(Array.from({ length: Math.min(10, count - start) }, (_, j) => makeStory(h.pool, fixture(start + j))))));
+      }
+      return stories;
+    };
+    // Titles that repeat the word, which plain term-frequency ranking would put above the exact title.
+    const matches = await made(530, (i) => ({ title: `Harbour harbour harbour ${i}`, shortDescription: 'Boats in the harbour.', description: `The harbour at dusk, tale ${i}.` }));
+    const [exact] = await made(1, () => ({ title: 'Harbour', description: 'A long tale of a town by the sea, its boats, its people and its weather, told over many years.' }));
+    const unpublished = await made(3, () => ({ title: 'Harbour lights', published: false }));
+    const elsewhere = await made(5, (i) => ({ title: `The quiet lane ${i}` }));
+    const offShelf = await made(2, () => ({ title: 'Harbour' }));
+    corpus.push(...matches, exact!, ...unpublished, ...elsewhere, ...offShelf);
+    let minute = 0;
+    for (const story of [...matches, exact!, ...unpublished, ...elsewhere]) await shelve(shelfId, story.id, new Date(BASE + ++minute * 60_000));
+
+    const expected = [exact!, ...matches].map((story) => story.id);
+    const relevance = (direction: SortDirection) => all({ query: 'harbour', filter: { bookshelfId: shelfId }, sort: { field: StorySortField.RELEVANCE, direction } });
+    const ranked = await relevance(SortDirection.DESCENDING);
+    expect(ranked).toHaveLength(expected.length);
+    expect([...ranked].sort()).toEqual([...expected].sort());
+    expect(ranked[0]).toBe(exact!.id);
+    expect(await relevance(SortDirection.ASCENDING)).toEqual([...ranked].reverse());
+    // A plural finds the singular, and the exact title still comes first.
+    const plural = await all({ query: 'harbours', filter: { bookshelfId: shelfId }, sort: { field: StorySortField.RELEVANCE, ...desc } });
+    expect(plural[0]).toBe(exact!.id);
+    expect(plural).toHaveLength(expected.length);
   });
 
   it('moves a story removed and added again to its new date', async () => {

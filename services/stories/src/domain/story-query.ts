@@ -1,21 +1,6 @@
 import type { Sort } from './list.js';
 import type { StoryStatus } from './story.js';
 
-/**
- * How many matches of a full-text query are ranked by relevance in a list with a bookshelf, the
- * one kind of `query` list still answered from Postgres (docs/api/stories.md, "Bookshelves in
- * story lists"): a relevance-sorted shelf list ends after them.
- */
-export const SEARCH_CANDIDATES = 500;
-
-/**
- * The number of view-count tiers shelf-list candidates are taken from, most-viewed first: all
- * matches among stories with at least 5000 views (tier 0), then 1000–4999 (tier 1), then the rest
- * (tier 2), until SEARCH_CANDIDATES are found. The bounds live in SQL (`search_tier`, migration
- * 0003), where each tier has a partial full-text index.
- */
-export const SEARCH_TIERS = 3;
-
 /** Which stories a list may contain by publication state. */
 export type Publication = 'published' | 'drafts' | 'all';
 

@@ -6,7 +6,7 @@ import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyStatsChanged, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
 import { deleteCommentsOfStory } from './engagement.repository.js';
 import { adjustTagCounts, chapterColumns, lockStory, readStory, storyColumns, toChapter, toStory, type ChapterRow, type StoryRow, type Tx } from './story.rows.js';
-import { storyPageStatement } from './story-list.sql.js';
+import { qualifyingItemsStatement, storyPageStatement } from './story-list.sql.js';
 
 /** A story to create, already validated and rendered. */
 export interface NewStory {
@@ -77,11 +77,21 @@ export class StoryRepository {
     });
   }
 
-  /** One keyset page of the ids of a story list, in list order. */
+  /** One keyset page of the ids of a story list, in list order (a value-sorted shelf list counts its qualifying items first, to choose its plan). */
   async listPage(query: StoryListQuery): Promise<IdPage> {
     return withPgErrors(async () => {
-      const statement = storyPageStatement(query);
-      const { rows } = await this.pool.query<{ id: string; sort_key: string | null; tie_id: string }>(statement.text, statement.values);
+      const counting = qualifyingItemsStatement(query);
+      const qualifying = counting ? (await this.pool.query<{ n: number }>(counting.text, counting.values)).rows[0]!.n : undefined;
+      const statement = storyPageStatement(query, qualifying);
+      type PageRow = { id: string; sort_key: string | null; tie_id: string };
+      const timeoutMs = statement.timeoutMs;
+      const { rows } =
+        timeoutMs === undefined
+          ? await this.pool.query<PageRow>(statement.text, statement.values)
+          : await withTransaction(this.pool, async (client) => {
+              await client.query("SELECT set_config('statement_timeout', $1, true)", [String(timeoutMs)]);
+              return client.query<PageRow>(statement.text, statement.values);
+            });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
       return { ids: page.map((row) => row.id), ...(rows.length > query.limit && last ? { next: { key: last.sort_key, id: last.tie_id } } : {}) };
