@@ -1,7 +1,7 @@
 import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
-import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
+import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, retryUntilDone, startEventWork } from '@inkwell/events';
 import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
-import { createLogger, type Logger } from '@inkwell/logging';
+import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrateSchema } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
@@ -92,14 +92,20 @@ async function main(): Promise<void> {
   const events = startEventWork({ kafka, logger, topics: [Topics.storiesStory, Topics.storiesChapter, Topics.storiesComment], relay, consumers });
   // The first start on a fresh cluster builds the index; the service answers meanwhile (its
   // health does not depend on OpenSearch) and GET /stories is 503 until the index exists.
-  const building = ensureIndexInBackground(indexing, logger);
+  const building = new AbortController();
+  void retryUntilDone(
+    async () => {
+      if (await indexing.ensureIndex()) logger.info('story search index built');
+    },
+    { what: 'building the story search index', logger, signal: building.signal, initialDelayMs: 5_000, maxDelayMs: 5_000 },
+  );
 
   shutdownOnSignals({
     logger,
     closers: [
       { name: 'grpc server', close: () => server.shutdown(5_000) },
       { name: 'kafka work', close: () => events.stop() },
-      { name: 'search index build', close: () => building.stop() },
+      { name: 'search index build', close: () => building.abort() },
       { name: 'opensearch', close: () => opensearch.close() },
       { name: 'metrics server', close: () => metricsServer.close() },
       { name: 'event metrics', close: () => eventMetrics.close() },
@@ -108,30 +114,6 @@ async function main(): Promise<void> {
       { name: 'markdown workers', close: () => closeMarkdown() },
     ],
   });
-}
-
-/** Runs `ensureIndex` until it succeeds (every 5 s while OpenSearch is unreachable); `stop()` gives up. */
-function ensureIndexInBackground(indexing: StoryIndexService, logger: Logger): { stop(): void } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const attempt = () => {
-    indexing.ensureIndex().then(
-      (built) => {
-        if (built) logger.info('story search index built');
-      },
-      (error: unknown) => {
-        logger.warn({ err: error }, 'could not build the story search index; retrying in 5 s');
-        if (!stopped) timer = setTimeout(attempt, 5_000);
-      },
-    );
-  };
-  attempt();
-  return {
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
 }
 
 main().catch((error: unknown) => {
