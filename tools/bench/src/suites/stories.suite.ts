@@ -16,7 +16,7 @@ const AUTHORS = 50_000;
 const READERS = 8;
 /** How many concrete requests each scenario cycles through. */
 const VARIANTS = 40;
-/** The page reached by following cursors. */
+/** The page reached by following cursors (at a smaller --scale, the same share of it, at least 2: the lists are shorter). */
 const DEEP_PAGE = 200;
 /** The word in most stories (72%); single words from common to rare; two-word queries; the query syntax. */
 const BROAD_WORD = 'heart';
@@ -170,12 +170,13 @@ export const storiesSuite: Suite = {
       requests: requests(variants.map(pathOf)),
       answeredBy: engineTime(db, variants.map(searchOf)),
     });
-    /** A row of page DEEP_PAGE of `list`, reached by following `links.next` (as 4 readers, each cursor reused). */
+    const deep = Math.max(2, Math.min(DEEP_PAGE, Math.round(DEEP_PAGE * context.scale)));
+    /** A row of page `deep` of `list`, reached by following `links.next` (as 4 readers, each cursor reused). */
     const deepPage = async (name: string, targetMs: number, list: StoryList): Promise<Scenario> => ({
       name,
       targetMs,
-      requests: await Promise.all(tokens.slice(0, 4).map((token) => pageByCursor(context, pathOf(list), token, DEEP_PAGE))),
-      answeredBy: engineTime(db, [{ ...searchOf(list), after: await positionAt(db, searchOf(list), (DEEP_PAGE - 1) * 20 - 1) }]),
+      requests: await Promise.all(tokens.slice(0, 4).map((token) => pageByCursor(context, pathOf(list), token, deep))),
+      answeredBy: engineTime(db, [{ ...searchOf(list), after: await positionAt(db, searchOf(list), (deep - 1) * 20 - 1) }]),
     });
     const quoted = (words: readonly string[]) => words.map((q) => `\`${q}\``).join(', ');
     const commonTag = sample.commonTag[0]!;
@@ -187,7 +188,7 @@ export const storiesSuite: Suite = {
         answeredBy: async () => 'stories_pkey, story_texts_pkey, chapters_story_number_key',
       },
       lists('default browse: `/stories` (page 1, newest first)', LIST_TARGET_MS, [{}]),
-      await deepPage(`default browse, page ${DEEP_PAGE} (reached by following \`links.next\`)`, LIST_TARGET_MS, {}),
+      await deepPage(`default browse, page ${deep} (reached by following \`links.next\`)`, LIST_TARGET_MS, {}),
       lists('`filter[ids]` (20 ids)', LIST_TARGET_MS, Array.from({ length: VARIANTS }, (_, i) => ({ ids: sample.ids.slice(i * 20, i * 20 + 20) }))),
       lists('`filter[author]`', LIST_TARGET_MS, sample.authors.map((author) => ({ author }))),
       lists('`filter[num_words]` (ranges, open and closed)', LIST_TARGET_MS, wordRanges.map((words) => ({ words }))),
@@ -196,13 +197,13 @@ export const storiesSuite: Suite = {
       lists('`filter[tags]` (one tag, common to rare)', LIST_TARGET_MS, sample.tags.map((tag) => ({ tags: [tag] }))),
       lists('`filter[tags]` (two tags: a genre and a character, all of them)', LIST_TARGET_MS, pairs.map((pair) => ({ tags: pair }))),
       lists('`filter[num_words]` range, `sort=-rating`', LIST_TARGET_MS, wordRanges.map((words) => ({ words, sort: '-rating' }))),
-      await deepPage(`\`filter[tags]\` of the most common tag (\`${commonTag}\`), page ${DEEP_PAGE} (by \`links.next\`)`, LIST_TARGET_MS, { tags: [commonTag] }),
+      await deepPage(`\`filter[tags]\` of the most common tag (\`${commonTag}\`), page ${deep} (by \`links.next\`)`, LIST_TARGET_MS, { tags: [commonTag] }),
       lists(`search \`query=${BROAD_WORD}&sort=-relevance\` (the word is in 72% of stories)`, RELEVANCE_TARGET_MS, [{ query: BROAD_WORD, sort: '-relevance' }]),
       lists(`the same with \`filter[tags]\` (one tag, common to rare)`, RELEVANCE_TARGET_MS, sample.tags.map((tag) => ({ query: BROAD_WORD, tags: [tag], sort: '-relevance' }))),
       lists(`search \`sort=-relevance\`, one word, common to rare (${quoted(ONE_WORD_SEARCHES)})`, RELEVANCE_TARGET_MS, ONE_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
       lists(`… two words (${quoted(TWO_WORD_SEARCHES)})`, RELEVANCE_TARGET_MS, TWO_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
       lists(`… phrases, exclusions and \`or\` (${quoted(SYNTAX_SEARCHES)})`, RELEVANCE_TARGET_MS, SYNTAX_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
-      await deepPage(`search \`query=${BROAD_WORD}&sort=-relevance\`, page ${DEEP_PAGE} (by \`links.next\`)`, RELEVANCE_TARGET_MS, { query: BROAD_WORD, sort: '-relevance' }),
+      await deepPage(`search \`query=${BROAD_WORD}&sort=-relevance\`, page ${deep} (by \`links.next\`)`, RELEVANCE_TARGET_MS, { query: BROAD_WORD, sort: '-relevance' }),
       lists('`facets=tags` without a query (every published story)', FACETS_TARGET_MS, [{ facets: true }]),
       lists(`\`facets=tags\` with \`query=${BROAD_WORD}&sort=-relevance\``, FACETS_TARGET_MS, [{ query: BROAD_WORD, sort: '-relevance', facets: true }]),
       lists(`\`facets=tags\` with one word, common to rare (${quoted(ONE_WORD_SEARCHES)})`, FACETS_TARGET_MS, ONE_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance', facets: true }))),
