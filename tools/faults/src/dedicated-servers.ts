@@ -127,7 +127,7 @@ async function waitServing(server: ServerProcess, label: string, answers: () => 
     await eventually(async () => {
       if (!server.alive()) throw new Error(`${label} exited during startup:\n${server.log()}`);
       return answers();
-    }, { timeoutMs, intervalMs: 500, what: `${label} answers` });
+    }, { timeoutMs, intervalMs: 500, what: () => `${label} answers; the end of its log:\n${server.log()}` });
   } catch (error) {
     await server.stop();
     throw error;
@@ -200,7 +200,7 @@ export async function startDedicatedKafka(name: string): Promise<DedicatedServer
     ].join('\n'),
   );
   const log4j = join(home, 'log4j.properties');
-  writeFileSync(log4j, ['log4j.rootLogger=WARN, stdout', 'log4j.appender.stdout=org.apache.log4j.ConsoleAppender', 'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout', 'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n', ''].join('\n'));
+  writeFileSync(log4j, ['log4j.rootLogger=WARN, stdout', 'log4j.logger.kafka.server.BrokerServer=INFO', 'log4j.logger.kafka.server.ControllerServer=INFO', 'log4j.appender.stdout=org.apache.log4j.ConsoleAppender', 'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout', 'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n', ''].join('\n'));
   const common = ['-Xms128m', '-Xmx384m', '-Djava.awt.headless=true', `-Dlog4j.configuration=file:${log4j}`, '-cp', `${libs}/*`];
   // A KRaft cluster id is a base64url UUID (22 characters); making it here saves a JVM start. It is
   // passed as `--cluster-id=<id>`: one id in 64 starts with '-', which the tool's argument parser
@@ -212,7 +212,7 @@ export async function startDedicatedKafka(name: string): Promise<DedicatedServer
 
   const jvm = new ServerProcess('java', [...common, 'kafka.Kafka', properties], join(home, 'kafka.log'));
   const answers = async () => {
-    const admin = new Kafka({ brokers: [address], clientId: 'faults-probe', logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 1_000, requestTimeout: 2_000 }).admin();
+    const admin = new Kafka({ brokers: [address], clientId: 'faults-probe', logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 3_000, requestTimeout: 10_000 }).admin();
     try {
       await admin.connect();
       await admin.listTopics();
@@ -223,7 +223,7 @@ export async function startDedicatedKafka(name: string): Promise<DedicatedServer
       await admin.disconnect().catch(() => {});
     }
   };
-  return started(childServer('kafka', address, home, jvm, answers, 120_000));
+  return started(childServer('kafka', address, home, jvm, answers, 300_000));
 }
 
 /** The newest JDK 21+ under /usr/lib/jvm (OpenSearch 3 needs one; README.md). */
