@@ -122,6 +122,17 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('gives every GET its ETag, If-None-Match and the 304 without a body', () => {
+    for (const [path, operations] of Object.entries(document.paths)) {
+      const get = operations.get;
+      if (get === undefined) continue;
+      expect(get.parameters.some((parameter) => parameter.$ref === '#/components/parameters/IfNoneMatch'), path).toBe(true);
+      expect(get.responses['200']?.headers?.ETag, path).toEqual({ $ref: '#/components/headers/ETag' });
+      expect(get.responses['304']?.headers?.ETag, path).toEqual({ $ref: '#/components/headers/ETag' });
+      expect(get.responses['304']?.content, path).toBeUndefined();
+    }
+  });
+
   it('describes write bodies from the write specs: required attributes, enums, relationships', () => {
     const op = operation('post', '/stories');
     const name = op.requestBody?.content['application/vnd.api+json']?.schema.$ref.split('/').pop() as string;

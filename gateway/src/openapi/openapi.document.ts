@@ -148,6 +148,7 @@ class DocumentBuilder {
 
     const spec = doc.query;
     if (spec !== undefined) parameters.push(...this.#queryParameters(spec, errors));
+    if (route.method === 'GET') parameters.push({ $ref: '#/components/parameters/IfNoneMatch' });
     if (route.method === 'POST') {
       parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
       for (const code of ['invalid_parameter', 'idempotency_key_reused', 'idempotency_key_in_use'] as const) errors.add(code);
@@ -170,7 +171,7 @@ class DocumentBuilder {
     for (const code of doc.errors ?? []) errors.add(code);
 
     const responses: Record<string, OpenApiObject> = {};
-    const successHeaders = route.method === 'POST' ? { ...STANDARD_HEADERS, [IDEMPOTENCY_REPLAY_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } } : STANDARD_HEADERS;
+    const successHeaders = successHeadersOf(route.method);
     if (status === 204) responses['204'] = { description: 'Done; no content.', headers: successHeaders };
     else {
       if (spec === undefined) throw new Error(`route ${route.method} ${route.path} answers ${status} but its doc names no query spec (the response's type)`);
@@ -181,6 +182,7 @@ class DocumentBuilder {
         content: { [JSON_API_MEDIA_TYPE]: { schema } },
       };
     }
+    if (route.method === 'GET') responses['304'] = { description: 'Not Modified: `If-None-Match` names the current `ETag`; no body.', headers: successHeaders };
     for (const [httpStatus, codes] of groupByStatus(errors)) responses[String(httpStatus)] = errorResponse(httpStatus, codes);
     operation.responses = responses;
     return operation;
@@ -420,7 +422,15 @@ const STANDARD_HEADERS: Record<string, OpenApiObject> = {
   'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
 };
 
+/** The headers of a success: the standard ones, `ETag` on a GET (docs/api/foundation.md, "Caching at the edge"), the replay mark on a POST. */
+function successHeadersOf(method: string): Record<string, OpenApiObject> {
+  if (method === 'GET') return { ...STANDARD_HEADERS, ETag: { $ref: '#/components/headers/ETag' } };
+  if (method === 'POST') return { ...STANDARD_HEADERS, [IDEMPOTENCY_REPLAY_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } };
+  return STANDARD_HEADERS;
+}
+
 const HEADERS: Record<string, OpenApiObject> = {
+  ETag: { description: 'A strong validator of the body (a quoted digest of its bytes); send it back in `If-None-Match`.', schema: { type: 'string' } },
   XRequestId: { description: 'The request id: the one the client sent (at most 128 of `[A-Za-z0-9._-]`) or a new one.', schema: { type: 'string' } },
   RateLimitLimit: { description: "The window's allowance (absent when the request was not counted).", schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in the window.', schema: { type: 'integer' } },
@@ -433,6 +443,12 @@ const HEADERS: Record<string, OpenApiObject> = {
 
 const PARAMETERS: Record<string, OpenApiObject> = {
   RequestId: { name: 'X-Request-Id', in: 'header', description: 'Your id of the request, echoed in the response (at most 128 of `[A-Za-z0-9._-]`).', schema: { type: 'string', maxLength: 128 } },
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    description: 'An `ETag` of an earlier answer (or `*`; weak tags compare equal): `304 Not Modified` without a body while the representation is unchanged.',
+    schema: { type: 'string' },
+  },
   IdempotencyKey: {
     name: IDEMPOTENCY_HEADER,
     in: 'header',
