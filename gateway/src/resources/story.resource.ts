@@ -138,15 +138,31 @@ export function toStoryResource(story: Story, links: ApiLinks): ResourceObject {
   );
 }
 
+/**
+ * Resources already mapped from Story messages. The gateway's caches (docs/api/foundation.md,
+ * "Caching at the edge") hand the same message to many requests, so it is mapped once; resources
+ * are never changed after mapping (narrowing `fields` builds new objects).
+ */
+const mappedStories = new WeakMap<Story, { readonly links: ApiLinks; readonly resource: ResourceObject }>();
+
+/** {@link toStoryResource}, once per message object and link builder. */
+function storyResource(story: Story, links: ApiLinks): ResourceObject {
+  const known = mappedStories.get(story);
+  if (known !== undefined && known.links === links) return known.resource;
+  const resource = toStoryResource(story, links);
+  mappedStories.set(story, { links, resource });
+  return resource;
+}
+
 /** The story of a single-story response (get, create, update); a response without one is 404. */
 export function storyOf({ story }: { readonly story?: Story }, links: ApiLinks): ResourceObject {
   if (story === undefined) throw AppError.notFound('story');
-  return toStoryResource(story, links);
+  return storyResource(story, links);
 }
 
 /** The stories of a list response. */
 export function storiesOf({ stories }: { readonly stories: readonly Story[] }, links: ApiLinks): ResourceObject[] {
-  return stories.map((story) => toStoryResource(story, links));
+  return stories.map((story) => storyResource(story, links));
 }
 
 /**
