@@ -68,6 +68,32 @@ describe('summariseProfile', () => {
   });
 });
 
+describe('summariseProfile call tree', () => {
+  it('prints a chain of frames that pass (nearly) all their time to one callee as one line', () => {
+    const chain: CpuProfile = {
+      startTime: 0,
+      endTime: 100_000,
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2] },
+        { id: 2, callFrame: frame('a', 'node:a', 0), children: [3] },
+        { id: 3, callFrame: frame('b', 'node:b', 0), children: [4] },
+        { id: 4, callFrame: frame('c', 'node:c', 0), children: [5, 6] },
+        { id: 5, callFrame: frame('d', 'node:d', 0), children: [7] },
+        { id: 6, callFrame: frame('e', 'node:e', 0) },
+        { id: 7, callFrame: frame('f', 'node:f', 0) },
+      ],
+      samples: [...Array(96).fill(7), ...Array(4).fill(6)],
+    };
+    const tree = (minPercent: number) => {
+      const lines = summariseProfile(chain, { minPercent });
+      return lines.slice(lines.findIndex((line) => line.startsWith('Call tree')) + 1);
+    };
+    expect(tree(3)).toEqual(['100.0 % / 0.0 %  (root) › … 2 frames … › c node:c', '  96.0 % / 96.0 %  d node:d › f node:f', '  4.0 % / 4.0 %  e node:e']);
+    // With e pruned, c hands everything shown to d: the whole path is one line.
+    expect(tree(5)).toEqual(['100.0 % / 96.0 %  (root) › … 4 frames … › f node:f']);
+  });
+});
+
 describe('shortUrl and areaOf', () => {
   it('name repository folders, npm packages and node internals', () => {
     expect(shortUrl('file:///repo/services/stories/src/a.ts', ROOT)).toBe('services/stories/src/a.ts');

@@ -51,12 +51,16 @@ export function areaOf(frameUrl: string): string {
   return parts[0] as string;
 }
 
+/** A frame that hands at least this share of its time to its one shown callee joins it on one call-tree line. */
+const CHAIN_SHARE = 0.95;
+
 /**
  * A textual flame graph of one CPU profile: the time covered and the share spent idle, in GC and
  * in the program; self time by area (repository folder, npm package, node internals); the
  * functions with the most self time and the most inclusive time (each function counted once per
  * sample, so recursion does not inflate it); and the call tree from the root, each node with its
- * inclusive share and self share, children hottest first, pruned below `minPercent`.
+ * inclusive share and self share, children hottest first, pruned below `minPercent`, a chain of
+ * frames that hand at least 95 % of their time to one callee printed as one line.
  * Times are sample counts scaled to the profile's duration.
  */
 export function summariseProfile(profile: CpuProfile, options: SummaryOptions & { readonly root?: string } = {}): string[] {
@@ -128,13 +132,23 @@ export function summariseProfile(profile: CpuProfile, options: SummaryOptions & 
     '',
     `Call tree (inclusive % / self %; nodes under ${minPercent} % left out):`,
   ];
+  const shown = (id: number) => percent(totalOf(id)) >= minPercent;
   const walk = (id: number, depth: number) => {
     const node = byId.get(id);
-    if (node === undefined) return;
-    const samples = totalOf(id);
-    if (percent(samples) < minPercent || depth > maxDepth) return;
-    lines.push(`${'  '.repeat(depth)}${percent(samples).toFixed(1)} % / ${percent(selfSamples.get(id) ?? 0).toFixed(1)} %  ${describe(node)}`);
-    for (const child of [...(node.children ?? [])].sort((a, b) => totalOf(b) - totalOf(a))) walk(child, depth + 1);
+    if (node === undefined || !shown(id) || depth > maxDepth) return;
+    // A chain of frames without self time that pass (nearly) all their time to one callee prints as one line.
+    const chain = [node];
+    for (let last = node; ; ) {
+      const children = (last.children ?? []).filter(shown);
+      const only = children.length === 1 ? byId.get(children[0] as number) : undefined;
+      if (only === undefined || (selfSamples.get(last.id) ?? 0) > 0 || totalOf(only.id) < CHAIN_SHARE * totalOf(last.id)) break;
+      chain.push(only);
+      last = only;
+    }
+    const end = chain[chain.length - 1] as CpuProfileNode;
+    const names = chain.length <= 3 ? chain.map(describe).join(' › ') : `${describe(node)} › … ${chain.length - 2} frames … › ${describe(end)}`;
+    lines.push(`${'  '.repeat(depth)}${percent(totalOf(id)).toFixed(1)} % / ${percent(selfSamples.get(end.id) ?? 0).toFixed(1)} %  ${names}`);
+    for (const child of [...(end.children ?? [])].sort((a, b) => totalOf(b) - totalOf(a))) walk(child, depth + 1);
   };
   const rootNode = profile.nodes.find((node) => !parent.has(node.id));
   if (rootNode !== undefined) walk(rootNode.id, 0);
