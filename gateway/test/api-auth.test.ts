@@ -1,21 +1,14 @@
 import { SCOPE_NAMES } from '@inkwell/auth-tokens';
 import { createAppToken, createTestUser, eventually, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '@inkwell/client';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
+import { answer as toAnswer, JsonApiClient, ok, pages, type Answer, type Body, type TypedResult } from './support/json-api-client.js';
 import { signIn } from './support/oauth-flow.js';
 import { elementText, hiddenFields, WebClient } from './support/web-client.js';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: {
-    data?: { id: string; type: string; attributes: Record<string, unknown>; relationships?: Record<string, { data: { type: string; id: string } }> } & Record<string, unknown>;
-    errors?: { status: string; code: string; detail: string; source?: { pointer?: string; parameter?: string } }[];
-    links?: Record<string, string>;
-  } & Record<string, unknown>;
-}
-
 let stack: GatewayStack;
+let client: JsonApiClient;
 /** Alice holds every scope; Bob too; Carol has none; Dave only read_user. */
 let alice: TestUser;
 let bob: TestUser;
@@ -32,13 +25,21 @@ beforeAll(async () => {
     createTestUser(stack.system, { scopes: ['read_user'] }),
   ]);
   appToken = (await createAppToken(stack.system)).token;
+  client = new JsonApiClient(stack.system.apiUrl, () => carol.token);
 }, 240_000);
 
 afterAll(async () => {
   await stack?.stop();
 });
 
-/** One API call; `token` undefined sends no Authorization header, a string starting with a scheme is sent as is. */
+/** The typed client (checked against the API document) as `token`: for every well-formed request. */
+const api = (token: string) => client.as(token);
+
+/**
+ * A raw API call, for what the document cannot express and the test sends on purpose: malformed
+ * Authorization headers (`token` undefined sends none, a string starting with a scheme is sent as
+ * is) and bodies that break the document or are not JSON at all.
+ */
 async function call(method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const authorization: Record<string, string> = token === undefined ? {} : { authorization: /^[A-Za-z]+ |^$|^Bearer$/.test(token) ? token : `Bearer ${token}` };
   const response = await fetch(`${stack.origin}/api/v1${path}`, {
@@ -47,13 +48,22 @@ async function call(method: string, path: string, token: string | undefined, bod
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? {} : JSON.parse(text) };
+  return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Body) };
 }
 
-const followBody = (id: string) => ({ data: { type: 'follow', relationships: { followed: { data: { type: 'user', id } } } } });
-const patchBody = (id: string, attributes: Record<string, unknown>) => ({ data: { type: 'user', id, attributes } });
+const followBody = (id: string) => ({ data: { type: 'follow' as const, relationships: { followed: { data: { type: 'user' as const, id } } } } });
+type UserChanges = NonNullable<components['schemas']['PatchUsersByIdRequest']['data']['attributes']>;
+const patchBody = (id: string, attributes: UserChanges) => ({ data: { type: 'user' as const, id, attributes } });
+/** A body for PATCH /users/:id that the document refuses (read-only or mistyped attributes): for raw calls. */
+const badPatchBody = (id: string, attributes: Record<string, unknown>) => ({ data: { type: 'user', id, attributes } });
 
-function expectScopeChallenge(answer: Answer, scope: string): void {
+const getUser = (id: string, token: string) => api(token).GET('/users/{id}', { params: { path: { id } } });
+const patchUser = (id: string, token: string, attributes: UserChanges, bodyId = id) => api(token).PATCH('/users/{id}', { params: { path: { id } }, body: patchBody(bodyId, attributes) });
+const follow = (id: string, token: string, followed: string) => api(token).POST('/users/{id}/following', { params: { path: { id } }, body: followBody(followed) });
+const unfollow = (id: string, token: string, followed: string) => api(token).DELETE('/users/{id}/following/{following_id}', { params: { path: { id, following_id: followed } } });
+
+function expectScopeChallenge(result: Answer | TypedResult<unknown>, scope: string): void {
+  const answer = 'response' in result ? toAnswer(result) : result;
   expect(answer.status).toBe(403);
   expect(answer.headers.get('www-authenticate')).toBe(`Bearer realm="inkwell", error="insufficient_scope", scope="${scope}"`);
   expect(answer.body.errors?.[0]?.code).toBe('insufficient_scope');
@@ -62,82 +72,76 @@ function expectScopeChallenge(answer: Answer, scope: string): void {
 describe('scope matrix (docs/api/auth.md, "The token check on API requests") for the user and follow endpoints', () => {
   it('GET /users/:id needs only a valid token, of any kind', async () => {
     for (const token of [carol.token, appToken, alice.token]) {
-      const answer = await call('GET', `/users/${alice.id}`, token);
-      expect(answer.status).toBe(200);
-      expect(answer.body.data?.attributes.name).toBe(alice.name);
+      expect(ok(await getUser(alice.id, token)).data.attributes.name).toBe(alice.name);
     }
   });
 
   it('GET /users/me: a user token of any scope gets its own record; an app-only token is 401', async () => {
-    const me = await call('GET', '/users/me', carol.token);
-    expect(me.status).toBe(200);
-    expect(me.body.data?.id).toBe(carol.id);
-    expect(me.body.links?.self).toBe(`${stack.origin}/api/v1/users/me`);
-    const app = await call('GET', '/users/me', appToken);
+    const me = ok(await getUser('me', carol.token));
+    expect(me.data.id).toBe(carol.id);
+    expect(me.links.self).toBe(`${stack.origin}/api/v1/users/me`);
+    const app = toAnswer(await getUser('me', appToken));
     expect(app.status).toBe(401);
     expect(app.body.errors?.[0]?.code).toBe('invalid_token');
   });
 
+  const me = { params: { path: { id: 'me' } } };
   it.each([
-    ['GET', '/users/me', undefined],
-    ['PATCH', '/users/me', patchBody('me', { bio: 'x' })],
-    ['GET', '/users/me/following', undefined],
-    ['POST', '/users/me/following', followBody('1')],
-    ['GET', '/users/me/private-messages', undefined],
-    ['POST', '/users/me/private-messages', { data: { type: 'private_message', attributes: { subject: 's', body: 'b' } } }],
-  ])('an app-only token on %s %s is 401 invalid_token with the invalid_token challenge (no user behind it)', async (method, path, body) => {
-    const answer = await call(method, path, appToken, body);
+    ['GET /users/me', () => api(appToken).GET('/users/{id}', me)],
+    ['PATCH /users/me', () => api(appToken).PATCH('/users/{id}', { ...me, body: patchBody('me', { bio: 'x' }) })],
+    ['GET /users/me/following', () => api(appToken).GET('/users/{id}/following', me)],
+    ['POST /users/me/following', () => api(appToken).POST('/users/{id}/following', { ...me, body: followBody('1') })],
+    ['GET /users/me/private-messages', () => api(appToken).GET('/users/{id}/private-messages', me)],
+    ['POST /users/me/private-messages', () => api(appToken).POST('/users/{id}/private-messages', { ...me, body: { data: { type: 'private_message', attributes: { subject: 's', content: 'b' } } } })],
+  ] as const)('an app-only token on %s is 401 invalid_token with the invalid_token challenge (no user behind it)', async (_label, send) => {
+    const answer = toAnswer(await send());
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="inkwell", error="invalid_token"');
     expect(answer.body.errors?.[0]?.code).toBe('invalid_token');
   });
 
   it('email: only on your own record and only with read_user', async () => {
-    expect((await call('GET', '/users/me', dave.token)).body.data?.attributes.email).toBe(dave.email);
-    expect((await call('GET', `/users/${dave.id}`, dave.token)).body.data?.attributes.email).toBe(dave.email);
-    expect((await call('GET', '/users/me', carol.token)).body.data?.attributes).not.toHaveProperty('email');
-    expect((await call('GET', `/users/${alice.id}`, bob.token)).body.data?.attributes).not.toHaveProperty('email');
-    expect((await call('GET', `/users/${alice.id}`, appToken)).body.data?.attributes).not.toHaveProperty('email');
+    expect(ok(await getUser('me', dave.token)).data.attributes.email).toBe(dave.email);
+    expect(ok(await getUser(dave.id, dave.token)).data.attributes.email).toBe(dave.email);
+    expect(ok(await getUser('me', carol.token)).data.attributes).not.toHaveProperty('email');
+    expect(ok(await getUser(alice.id, bob.token)).data.attributes).not.toHaveProperty('email');
+    expect(ok(await getUser(alice.id, appToken)).data.attributes).not.toHaveProperty('email');
   });
 
   it('PATCH /users/me needs write_user (403 with the scope challenge), then changes the bio', async () => {
-    expectScopeChallenge(await call('PATCH', '/users/me', dave.token, patchBody(dave.id, { bio: 'nope' })), 'write_user');
-    const answer = await call('PATCH', '/users/me', alice.token, patchBody(alice.id, { bio: 'I write *sagas*.' }));
-    expect(answer.status).toBe(200);
-    expect(answer.body.data?.attributes).toMatchObject({ bio: 'I write *sagas*.', bio_html: expect.stringContaining('<em>sagas</em>') });
-    expect((await call('GET', `/users/${alice.id}`, carol.token)).body.data?.attributes.bio).toBe('I write *sagas*.');
+    expectScopeChallenge(await patchUser('me', dave.token, { bio: 'nope' }, dave.id), 'write_user');
+    const patched = ok(await patchUser('me', alice.token, { bio: 'I write *sagas*.' }, alice.id));
+    expect(patched.data.attributes).toMatchObject({ bio: 'I write *sagas*.', bio_html: expect.stringContaining('<em>sagas</em>') });
+    expect(ok(await getUser(alice.id, carol.token)).data.attributes.bio).toBe('I write *sagas*.');
   });
 
   it('PATCH /users/<own id> works like /users/me and accepts data.id "me" on /users/me; another id is 403 forbidden', async () => {
-    expect((await call('PATCH', `/users/${alice.id}`, alice.token, patchBody(alice.id, { bio: 'by id' }))).status).toBe(200);
-    expect((await call('PATCH', '/users/me', alice.token, patchBody('me', { bio: 'by me' }))).status).toBe(200);
-    const other = await call('PATCH', `/users/${alice.id}`, bob.token, patchBody(alice.id, { bio: 'hijacked', email: 'bob@evil.test' }));
+    ok(await patchUser(alice.id, alice.token, { bio: 'by id' }));
+    ok(await patchUser('me', alice.token, { bio: 'by me' }));
+    const other = toAnswer(await patchUser(alice.id, bob.token, { bio: 'hijacked', email: 'bob@evil.test' }));
     expect(other.status).toBe(403);
     expect(other.body.errors?.[0]?.code).toBe('forbidden');
     expect(other.headers.get('www-authenticate')).toBeNull();
-    const after = await call('GET', '/users/me', alice.token);
-    expect(after.body.data?.attributes).toMatchObject({ bio: 'by me', email: alice.email });
+    expect(ok(await getUser('me', alice.token)).data.attributes).toMatchObject({ bio: 'by me', email: alice.email });
   });
 
   it('POST /users/:id/following needs write_user and the caller as :id; DELETE likewise', async () => {
-    expectScopeChallenge(await call('POST', `/users/${dave.id}/following`, dave.token, followBody(alice.id)), 'write_user');
-    const onBehalf = await call('POST', `/users/${alice.id}/following`, bob.token, followBody(carol.id));
+    expectScopeChallenge(await follow(dave.id, dave.token, alice.id), 'write_user');
+    const onBehalf = toAnswer(await follow(alice.id, bob.token, carol.id));
     expect(onBehalf.status).toBe(403);
     expect(onBehalf.body.errors?.[0]?.code).toBe('forbidden');
     // An app-only token: `me` names nobody (401); an explicit user id is an action as that user (403).
-    expect((await call('POST', '/users/me/following', appToken, followBody(carol.id))).status).toBe(401);
-    expect((await call('POST', `/users/${bob.id}/following`, appToken, followBody(carol.id))).status).toBe(403);
+    expect((await follow('me', appToken, carol.id)).response.status).toBe(401);
+    expect((await follow(bob.id, appToken, carol.id)).response.status).toBe(403);
 
-    const followed = await call('POST', '/users/me/following', bob.token, followBody(carol.id));
-    expect(followed.status).toBe(201);
-    expect(followed.body.data).toMatchObject({ type: 'follow', attributes: { date_followed: expect.any(String) }, relationships: { follower: { data: { type: 'user', id: bob.id } }, followed: { data: { type: 'user', id: carol.id } } } });
-    expect(followed.body.data).not.toHaveProperty('links');
+    const followed = ok(await follow('me', bob.token, carol.id), 201);
+    expect(followed.data).toMatchObject({ type: 'follow', attributes: { date_followed: expect.any(String) }, relationships: { follower: { data: { type: 'user', id: bob.id } }, followed: { data: { type: 'user', id: carol.id } } } });
+    expect(followed.data).not.toHaveProperty('links');
 
-    expectScopeChallenge(await call('DELETE', `/users/${dave.id}/following/${carol.id}`, dave.token), 'write_user');
-    expect((await call('DELETE', `/users/${bob.id}/following/${carol.id}`, alice.token)).status).toBe(403);
-    const unfollowed = await call('DELETE', `/users/${bob.id}/following/${carol.id}`, bob.token);
-    expect(unfollowed.status).toBe(204);
-    expect((await call('DELETE', `/users/${bob.id}/following/${carol.id}`, bob.token)).status).toBe(404);
+    expectScopeChallenge(await unfollow(dave.id, dave.token, carol.id), 'write_user');
+    expect((await unfollow(bob.id, alice.token, carol.id)).response.status).toBe(403);
+    ok(await unfollow(bob.id, bob.token, carol.id), 204);
+    expect((await unfollow(bob.id, bob.token, carol.id)).response.status).toBe(404);
   });
 });
 
@@ -145,39 +149,35 @@ describe('follows', () => {
   it('keeps the counts exact and lists following and followers with cursor pages', async () => {
     const fans = await Promise.all([0, 1, 2].map(() => createTestUser(stack.system, { scopes: ['write_user'] })));
     const star = await createTestUser(stack.system, { scopes: ['write_user'] });
-    for (const fan of fans) expect((await call('POST', `/users/${fan.id}/following`, fan.token, followBody(star.id))).status).toBe(201);
-    expect((await call('GET', `/users/${star.id}`, carol.token)).body.data?.attributes).toMatchObject({ num_followers: 3, num_following: 0 });
-    expect((await call('GET', `/users/${fans[0]?.id}`, carol.token)).body.data?.attributes).toMatchObject({ num_following: 1 });
+    for (const fan of fans) ok(await follow(fan.id, fan.token, star.id), 201);
+    expect(ok(await getUser(star.id, carol.token)).data.attributes).toMatchObject({ num_followers: 3, num_following: 0 });
+    expect(ok(await getUser(fans[0]!.id, carol.token)).data.attributes).toMatchObject({ num_following: 1 });
 
     const seen: string[] = [];
-    let next: string | undefined = `/users/${star.id}/followers?page[size]=2`;
-    while (next !== undefined) {
-      const page = await call('GET', next, carol.token);
-      expect(page.status).toBe(200);
-      for (const follow of page.body.data as unknown as { relationships: { follower: { data: { id: string } } } }[]) seen.push(follow.relationships.follower.data.id);
-      next = page.body.links?.next?.replace(`${stack.origin}/api/v1`, '');
+    for await (const page of pages((next) => api(carol.token).GET('/users/{id}/followers', { params: { path: { id: star.id }, query: { 'page[size]': 2 } }, ...next }))) {
+      for (const each of page.data) seen.push(each.relationships!.follower!.data!.id);
     }
     expect(seen).toEqual(fans.map((fan) => fan.id));
 
-    const following = await call('GET', `/users/${fans[1]?.id}/following?include=followed`, carol.token);
-    expect(following.status).toBe(200);
-    expect((following.body.included as { id: string }[] | undefined)?.map((user) => user.id)).toEqual([star.id]);
+    const following = ok(await api(carol.token).GET('/users/{id}/following', { params: { path: { id: fans[1]!.id }, query: { include: 'followed' } } }));
+    expect(following.included?.map((user) => user.id)).toEqual([star.id]);
   });
 
   it('binds a cursor to its caller and query', async () => {
     const fans = await Promise.all([0, 1].map(() => createTestUser(stack.system, { scopes: ['write_user'] })));
-    for (const fan of fans) await call('POST', '/users/me/following', fan.token, followBody(dave.id));
-    const first = await call('GET', `/users/${dave.id}/followers?page[size]=1`, carol.token);
-    const cursorUrl = new URL(first.body.links?.next as string);
-    const cursor = cursorUrl.searchParams.get('page[cursor]') as string;
-    const stolen = await call('GET', `/users/${dave.id}/followers?page[size]=1&page[cursor]=${encodeURIComponent(cursor)}`, bob.token);
+    for (const fan of fans) await follow('me', fan.token, dave.id);
+    const params = (cursor?: string) => ({ params: { path: { id: dave.id }, query: { 'page[size]': 1, ...(cursor === undefined ? {} : { 'page[cursor]': cursor }) } } });
+    const first = ok(await api(carol.token).GET('/users/{id}/followers', params()));
+    const cursor = new URL(first.links.next!).searchParams.get('page[cursor]')!;
+    const stolen = toAnswer(await api(bob.token).GET('/users/{id}/followers', params(cursor)));
     expect(stolen.status).toBe(400);
     expect(stolen.body.errors?.[0]).toMatchObject({ code: 'invalid_cursor', source: { parameter: 'page[cursor]' } });
-    const elsewhere = await call('GET', `/users/${dave.id}/following?page[size]=1&page[cursor]=${encodeURIComponent(cursor)}`, carol.token);
-    expect(elsewhere.status).toBe(400);
+    const elsewhere = await api(carol.token).GET('/users/{id}/following', params(cursor));
+    expect(elsewhere.response.status).toBe(400);
   });
 
   it('applies the JSON:API write rules and the follow rules to the body', async () => {
+    // Bodies that break the document (or are not JSON) on purpose are sent raw; the rest are typed.
     const cases: [string, unknown, number, string, string?][] = [
       ['wrong data.type', { data: { type: 'user', relationships: { followed: { data: { type: 'user', id: carol.id } } } } }, 409, 'conflict'],
       ['a client-chosen id', { data: { type: 'follow', id: '77', relationships: { followed: { data: { type: 'user', id: carol.id } } } } }, 403, 'forbidden'],
@@ -186,8 +186,6 @@ describe('follows', () => {
       ['a read-only attribute', { data: { type: 'follow', attributes: { date_followed: '2020-01-01T00:00:00Z' }, relationships: { followed: { data: { type: 'user', id: carol.id } } } } }, 422, 'validation_failed', '/data/attributes/date_followed'],
       ['no followed relationship', { data: { type: 'follow' } }, 422, 'validation_failed', '/data/relationships/followed'],
       ['followed of the wrong type', { data: { type: 'follow', relationships: { followed: { data: { type: 'story', id: '1' } } } } }, 422, 'validation_failed'],
-      ['an unknown user', followBody('999999999'), 422, 'validation_failed', '/data/relationships/followed'],
-      ['yourself', followBody(alice.id), 422, 'validation_failed', '/data/relationships/followed'],
       ['not JSON', '{"data": ', 400, 'invalid_body'],
     ];
     for (const [label, body, status, code, pointer] of cases) {
@@ -196,20 +194,27 @@ describe('follows', () => {
       expect(answer.body.errors?.[0]?.code, label).toBe(code);
       if (pointer !== undefined) expect(answer.body.errors?.[0]?.source?.pointer, label).toBe(pointer);
     }
-    expect((await call('POST', '/users/me/following', alice.token, followBody(dave.id))).status).toBe(201);
-    const twice = await call('POST', '/users/me/following', alice.token, followBody(dave.id));
+    for (const [label, followed] of [
+      ['an unknown user', '999999999'],
+      ['yourself', alice.id],
+    ]) {
+      const answer = toAnswer(await follow('me', alice.token, followed!));
+      expect(answer.status, label).toBe(422);
+      expect(answer.body.errors?.[0]?.code, label).toBe('validation_failed');
+      expect(answer.body.errors?.[0]?.source?.pointer, label).toBe('/data/relationships/followed');
+    }
+    ok(await follow('me', alice.token, dave.id), 201);
+    const twice = toAnswer(await follow('me', alice.token, dave.id));
     expect(twice.status).toBe(409);
     expect(twice.body.errors?.[0]?.code).toBe('conflict');
   });
 
   it('applies the write rules to PATCH /users/me', async () => {
     const cases: [string, unknown, number, string, string?][] = [
-      ['a read-only attribute', patchBody(alice.id, { name: 'renamed' }), 422, 'validation_failed', '/data/attributes/name'],
-      ['a count', patchBody(alice.id, { num_followers: 1_000_000 }), 422, 'validation_failed', '/data/attributes/num_followers'],
-      ['another id', patchBody(bob.id, { bio: 'x' }), 409, 'conflict'],
+      ['a read-only attribute', badPatchBody(alice.id, { name: 'renamed' }), 422, 'validation_failed', '/data/attributes/name'],
+      ['a count', badPatchBody(alice.id, { num_followers: 1_000_000 }), 422, 'validation_failed', '/data/attributes/num_followers'],
       ['wrong type', { data: { type: 'follow', id: alice.id, attributes: {} } }, 409, 'conflict'],
-      ['a bad e-mail', patchBody(alice.id, { email: 'not-an-address' }), 422, 'validation_failed', '/data/attributes/email'],
-      ['a bio that is not text', patchBody(alice.id, { bio: 42 }), 422, 'validation_failed', '/data/attributes/bio'],
+      ['a bio that is not text', badPatchBody(alice.id, { bio: 42 }), 422, 'validation_failed', '/data/attributes/bio'],
     ];
     for (const [label, body, status, code, pointer] of cases) {
       const answer = await call('PATCH', '/users/me', alice.token, body);
@@ -217,8 +222,12 @@ describe('follows', () => {
       expect(answer.body.errors?.[0]?.code, label).toBe(code);
       if (pointer !== undefined) expect(answer.body.errors?.[0]?.source?.pointer, label).toBe(pointer);
     }
-    const taken = await call('PATCH', '/users/me', alice.token, patchBody(alice.id, { email: bob.email }));
-    expect(taken.status).toBe(409);
+    const anotherId = toAnswer(await patchUser('me', alice.token, { bio: 'x' }, bob.id));
+    expect([anotherId.status, anotherId.body.errors?.[0]?.code], 'another id').toEqual([409, 'conflict']);
+    const badEmail = toAnswer(await patchUser('me', alice.token, { email: 'not-an-address' }, alice.id));
+    expect([badEmail.status, badEmail.body.errors?.[0]?.code, badEmail.body.errors?.[0]?.source?.pointer], 'a bad e-mail').toEqual([422, 'validation_failed', '/data/attributes/email']);
+    const taken = await patchUser('me', alice.token, { email: bob.email }, alice.id);
+    expect(taken.response.status).toBe(409);
   });
 });
 
@@ -248,9 +257,9 @@ describe('tokens and bodies that are not right: a clear error each time, never a
 
   it('an expired token: 401 invalid_token', async () => {
     const { token } = await createAppToken(stack.system, { expiresInSeconds: 1 });
-    expect((await call('GET', `/users/${alice.id}`, token)).status).toBe(200);
-    await eventually(async () => (await call('GET', `/users/${alice.id}`, token)).status !== 200, { timeoutMs: 5_000, what: 'the token to expire' });
-    const answer = await call('GET', `/users/${alice.id}`, token);
+    ok(await getUser(alice.id, token));
+    await eventually(async () => (await getUser(alice.id, token)).response.status !== 200, { timeoutMs: 5_000, what: 'the token to expire' });
+    const answer = toAnswer(await getUser(alice.id, token));
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="inkwell", error="invalid_token"');
   });
@@ -269,15 +278,15 @@ describe('tokens and bodies that are not right: a clear error each time, never a
     expect(token).toMatch(/^iwk_pat_/);
     expect((await web.get('/developer')).text).not.toContain(token);
 
-    expect((await call('GET', '/users/me', token)).body.data?.attributes.email).toBe(carol.email);
-    expect((await call('PATCH', '/users/me', token, patchBody(carol.id, { bio: 'scripted' }))).status).toBe(200);
+    expect(ok(await getUser('me', token)).data.attributes.email).toBe(carol.email);
+    ok(await patchUser('me', token, { bio: 'scripted' }, carol.id));
 
     const list = (await web.get('/developer')).text;
     const row = list.slice(list.indexOf('<td>my script</td>'));
     const revoke = hiddenFields(row, '/developer/tokens/revoke');
     expect((await web.post('/developer/tokens/revoke', revoke)).status).toBe(303);
-    await eventually(async () => (await call('GET', '/users/me', token)).status === 401, { timeoutMs: 1_000, intervalMs: 25, what: 'the revoked token to be refused' });
-    expect((await call('GET', '/users/me', carol.token)).status).toBe(200);
+    await eventually(async () => (await getUser('me', token)).response.status === 401, { timeoutMs: 1_000, intervalMs: 25, what: 'the revoked token to be refused' });
+    ok(await getUser('me', carol.token));
   });
 
   it('an oversized body is 413, a malformed one 400, a foreign media type 415', async () => {
