@@ -101,6 +101,7 @@ export function privateMessagesRoutes({ messaging, links, documents }: PrivateMe
       toRequest: ({ params, body }) => privateMessageSendRequest(params.id, body),
       rpc: (request, options) => messaging.sendPrivateMessage(request, options),
       toResource: privateMessageOf,
+      // Location names the new message; the document's links.self has always been the request's URL.
       self: 'request',
     }),
     route.read({
