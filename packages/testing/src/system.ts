@@ -55,6 +55,8 @@ export interface SystemOptions {
    * in `free` mode only when true (default off there, so parallel systems do not collide).
    */
   metrics?: boolean;
+  /** How long each process may take to become ready, at start and at every restart (default 60 s; a very busy machine needs more). */
+  readyTimeoutMs?: number;
 }
 
 /** A running Inkwell system. */
@@ -120,6 +122,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           env: { ...keys.env(service.name), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData) },
           // A client per check: the check runs again when the process is restarted later.
           ready: () => checkHealth(address),
+          ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
         }),
       );
       addresses[service.addressVariable] = address;
@@ -135,6 +138,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         echo: options.echo ?? false,
         env: { ...keys.env('gateway'), ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), PUBLIC_BASE_URL: gatewayUrl },
         ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
+        ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
       }),
     );
     return {

@@ -68,6 +68,8 @@ export async function startFaultEnvironment(options: FaultEnvironmentOptions): P
       ports: 'free',
       seedDemoData: false,
       echo: options.echo ?? false,
+      // The machine is shared: a start (tsx compiling, migrations) can take minutes under load.
+      readyTimeoutMs: 300_000,
       env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '10000000', RATE_LIMIT_ANONYMOUS_MAX: '10000000' },
     });
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });

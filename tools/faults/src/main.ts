@@ -207,7 +207,7 @@ async function main(): Promise<void> {
   const commit = await measuredCommit();
   const loadSampler = new LoadSampler();
   stopOnSignals();
-  environment = await startFaultEnvironment({ name: 'run', dedicatedOpenSearch: true, dedicatedStores: true, echo: values.echo });
+  environment = await startFaultEnvironment({ name: values.soak !== undefined ? 'soak' : 'run', dedicatedOpenSearch: true, dedicatedStores: true, echo: values.echo });
   let body: string;
   try {
     body = values.soak !== undefined ? await soak(environment, Number(values.soak || 10), concurrency) : await faultRun(environment, faults, concurrency, fuzzRuns);
