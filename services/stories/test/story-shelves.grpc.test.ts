@@ -208,16 +208,16 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
   );
 
   it.each([
-    ['reading the few qualifying stories by id', 0],
+    ['reading the few qualifying stories', 0],
     ['walking the sort index', Number.MAX_SAFE_INTEGER],
-  ])('lists a shelf under value sorts the same way %s', async (_plan, qualifyingItems) => {
-    // The service picks the plan by how many items qualify; small shelves take the first, so the
+  ])('lists a shelf or an author under value sorts the same way %s', async (_plan, qualifying) => {
+    // The service picks the plan by how many stories qualify; small lists take the first, so the
     // walk is checked here directly against the same expected order.
     const pageIds = async (query: StoryListQuery): Promise<string[]> => {
       const ids: string[] = [];
       let after: StoryListQuery['after'];
       for (let pages = 0; pages < 100; pages++) {
-        const statement = storyPageStatement({ ...query, ...(after ? { after } : {}) }, qualifyingItems);
+        const statement = storyPageStatement({ ...query, ...(after ? { after } : {}) }, qualifying);
         const { rows } = await h.pool.query<{ id: string; sort_key: string | null; tie_id: string }>(statement.text, statement.values);
         ids.push(...rows.slice(0, query.limit).map((row) => row.id));
         if (rows.length <= query.limit) return ids;
@@ -238,6 +238,16 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
     expect(expected.length).toBeGreaterThan(0);
     const filtered: StoryListQuery = { publication: 'published', bookshelf: shelf, text: 'lantern', tagIds: ['g:1'], sort: { field: 'num_words', direction: 'desc' }, limit: 3 };
     expect(await pageIds(filtered)).toEqual(ordered(expected, 'numWords', 'desc'));
+    // An author's stories (GET /users/:id/stories), drafts included or not: never published last both ways.
+    const byAuthor = corpus.filter((story) => story.authorId === '22');
+    expect(byAuthor.some((story) => !story.published)).toBe(true);
+    for (const [field, key] of [['date_published', 'datePublished'], ['rating', 'rating'], ['hotness', 'hotness']] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const sort = { field, direction };
+        expect(await pageIds({ publication: 'all', authorId: '22', sort, limit: 4 })).toEqual(ordered(byAuthor, key, direction));
+        expect(await pageIds({ publication: 'published', authorId: '22', sort, limit: 4 })).toEqual(ordered(byAuthor.filter((story) => story.published), key, direction));
+      }
+    }
   });
 
   it('searches the shelf with query under date_added, relevance and another sort', async () => {

@@ -83,11 +83,11 @@ function publicationCondition(query: StoryListQuery, on: 's' | 'm'): string[] {
 }
 
 /**
- * Up to how many qualifying items a value-sorted shelf list reads its stories by id rather than
- * walking a sort index: near the square root of (page size × published stories) at a million
- * stories, where the two plans cost about the same.
+ * Up to how many qualifying stories a value-sorted list of a shelf or an author reads them all and
+ * sorts them rather than walking a sort index: near the square root of (page size × published
+ * stories) at a million stories, where the two plans cost about the same.
  */
-const FEW_SHELF_MATCHES = 5000;
+const FEW_MATCHES = 5000;
 
 /** The filters of a list that only lists of a bookshelf apply (the others come from the search index). */
 const SHELF_ONLY_FILTERS = ['ids', 'numWordsMin', 'numWordsMax', 'status', 'datePublishedMin', 'datePublishedMax', 'tagIds', 'text'] as const;
@@ -140,10 +140,10 @@ function rankExpression(text: string, params: Params): string {
  *   tags, starting from the shelf's GIN index.
  * - `relevance` ranks every match on the shelf, found through the shelf's GIN index (at most the
  *   shelf's 100,000 items), by {@link rankExpression}; pages walk that ranking by (rank, story id).
- * - The value sorts walk the stories' sort index (migration 0001). On a shelf, the plan depends on
- *   `qualifyingItems` (see {@link qualifyingItemsStatement} and valueSortStatement).
+ * - The value sorts read the few qualifying stories and sort them, or walk the stories' sort index
+ *   (migration 0001), by `qualifying` (see {@link qualifyingCountStatement}).
  */
-export function storyPageStatement(query: StoryListQuery, qualifyingItems?: number): Statement {
+export function storyPageStatement(query: StoryListQuery, qualifying?: number): Statement {
   const { field } = query.sort;
   const shelf = query.bookshelf;
   if (!shelf) {
@@ -151,12 +151,12 @@ export function storyPageStatement(query: StoryListQuery, qualifyingItems?: numb
     if (field === 'relevance' || field === 'date_added' || needsShelf.length > 0) {
       throw new TypeError(`sort ${field} with ${needsShelf.join(', ') || 'no filter'} needs a bookshelf: such lists come from the search index`);
     }
-    return valueSortStatement(query, field, new Params());
+    return valueSortStatement(query, field, new Params(), undefined, qualifying);
   }
   const params = new Params();
   if (field === 'relevance') return shelfRelevanceStatement(query, shelf, params);
   if (field === 'date_added') return shelfDateAddedStatement(query, shelf, params);
-  return valueSortStatement(query, field, params, shelf, qualifyingItems);
+  return valueSortStatement(query, field, params, shelf, qualifying);
 }
 
 /** The keyset comparison and ORDER BY keyword of a direction. */
@@ -198,32 +198,35 @@ function shelfDateAddedStatement(query: StoryListQuery, shelf: Shelf, params: Pa
 }
 
 /**
- * For a value-sorted shelf list, the statement counting its qualifying items (the shelf's, passing
- * every filter) up to one more than {@link FEW_SHELF_MATCHES}, as `n`: its answer chooses the plan
- * of {@link storyPageStatement}. Undefined for every other list. Bounded by the count.
+ * For a value-sorted list of a shelf or of an author, the statement counting the rows that qualify
+ * (the shelf's items passing every filter; the author's stories) up to one more than
+ * {@link FEW_MATCHES}, as `n`: its answer chooses the plan of {@link storyPageStatement}.
+ * Undefined for every other list. Bounded by the count.
  */
-export function qualifyingItemsStatement(query: StoryListQuery): Statement | undefined {
+export function qualifyingCountStatement(query: StoryListQuery): Statement | undefined {
   const shelf = query.bookshelf;
-  if (!shelf || query.sort.field === 'relevance' || query.sort.field === 'date_added') return undefined;
+  if (query.sort.field === 'relevance' || query.sort.field === 'date_added') return undefined;
   const params = new Params();
-  return {
-    text: `SELECT count(*)::int AS n FROM (SELECT 1 FROM bookshelf_items m WHERE ${shelfConditions(query, shelf, params).join(' AND ')} LIMIT ${FEW_SHELF_MATCHES + 1}) q`,
-    values: params.values,
-  };
+  let rows: string;
+  if (shelf) rows = `SELECT 1 FROM bookshelf_items m WHERE ${shelfConditions(query, shelf, params).join(' AND ')}`;
+  else if (query.authorId !== undefined) rows = `SELECT 1 FROM stories s WHERE ${[...publicationCondition(query, 's'), `s.author_id = ${params.add(query.authorId)}::bigint`].join(' AND ')}`;
+  else return undefined;
+  return { text: `SELECT count(*)::int AS n FROM (${rows} LIMIT ${FEW_MATCHES + 1}) q`, values: params.values };
 }
 
 /**
- * A value-sorted list of an author's stories, or of a shelf's. A shelf list takes the cheaper of
- * two plans, each bounded, by how many items qualify (`qualifyingItems`, from
- * {@link qualifyingItemsStatement}): up to {@link FEW_SHELF_MATCHES}, those stories are read by id
- * and sorted; more (or unknown), the stories' sort index is walked, probing each story's item of the
- * shelf, which finds a page within about `page size × published stories / qualifying items` probes.
+ * A value-sorted list of an author's stories, or of a shelf's. It takes the cheaper of two plans,
+ * each bounded, by how many rows qualify (`qualifying`, from {@link qualifyingCountStatement}): up
+ * to {@link FEW_MATCHES}, those stories are read (by the author index, or by id from the shelf's
+ * items) and sorted; more (or unknown), the stories' sort index is walked, checking the author or
+ * probing each story's item of the shelf, which finds a page within about `page size × published
+ * stories / qualifying rows` stories when those are spread through the sort order.
  */
-function valueSortStatement(query: StoryListQuery, field: ValueSortField, params: Params, shelf?: Shelf, qualifyingItems?: number): Statement {
+function valueSortStatement(query: StoryListQuery, field: ValueSortField, params: Params, shelf?: Shelf, qualifying?: number): Statement {
   const { comparison, order } = directionOf(query);
   const where = publicationCondition(query, 's');
   const expression = sortExpression(field, query.sort.direction, query.publication !== 'published');
-  const few = shelf !== undefined && qualifyingItems !== undefined && qualifyingItems <= FEW_SHELF_MATCHES;
+  const few = qualifying !== undefined && qualifying <= FEW_MATCHES;
   if (shelf) {
     const items = shelfConditions(query, shelf, params).join(' AND ');
     where.push(few ? `s.id IN (SELECT m.story_id FROM bookshelf_items m WHERE ${items})` : `EXISTS (SELECT 1 FROM bookshelf_items m WHERE ${items} AND m.story_id = s.id)`);
@@ -233,8 +236,8 @@ function valueSortStatement(query: StoryListQuery, field: ValueSortField, params
   }
   const conditions = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   if (few) {
-    // OFFSET 0 plans the few stories on their own, without the page's order: read by id, then
-    // sorted, rather than a walk the planner might expect to meet them early in.
+    // OFFSET 0 plans the few stories on their own, without the page's order: read, then sorted,
+    // rather than a walk the planner might expect to meet them early in.
     return {
       text: `SELECT f.id::text AS id, f.sort_value::text AS sort_key, f.id::text AS tie_id
         FROM (SELECT s.id, ${expression} AS sort_value FROM stories s ${conditions} OFFSET 0) f

@@ -6,7 +6,7 @@ import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyStatsChanged, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
 import { deleteCommentsOfStory } from './engagement.repository.js';
 import { adjustTagCounts, chapterColumns, lockStory, readStory, storyColumns, toChapter, toStory, type ChapterRow, type StoryRow, type Tx } from './story.rows.js';
-import { qualifyingItemsStatement, storyPageStatement } from './story-list.sql.js';
+import { qualifyingCountStatement, storyPageStatement } from './story-list.sql.js';
 
 /** A story to create, already validated and rendered. */
 export interface NewStory {
@@ -77,10 +77,10 @@ export class StoryRepository {
     });
   }
 
-  /** One keyset page of the ids of a story list, in list order (a value-sorted shelf list counts its qualifying items first, to choose its plan). */
+  /** One keyset page of the ids of a story list, in list order (a value-sorted list of a shelf or an author counts what qualifies first, to choose its plan). */
   async listPage(query: StoryListQuery): Promise<IdPage> {
     return withPgErrors(async () => {
-      const counting = qualifyingItemsStatement(query);
+      const counting = qualifyingCountStatement(query);
       const qualifying = counting ? (await this.pool.query<{ n: number }>(counting.text, counting.values)).rows[0]!.n : undefined;
       const statement = storyPageStatement(query, qualifying);
       type PageRow = { id: string; sort_key: string | null; tie_id: string };
