@@ -49,6 +49,11 @@ export interface ListSpecInit<F extends FilterSpecs, S extends string, P extends
   readonly search?: { readonly maxLength: number };
   /** The names `facets=a,b` may ask for (counts over the whole list in `meta.facets`); none when left out. */
   readonly facets?: readonly string[];
+  /**
+   * The list may report `meta.total`, exact up to `exactUpTo` and flagged by
+   * `meta.total_is_lower_bound` beyond; it only describes the API document (the service counts).
+   */
+  readonly total?: { readonly exactUpTo: number };
   readonly pagination: P;
 }
 

@@ -99,6 +99,16 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500', '503']));
   });
 
+  it('describes the story list\'s facets parameter and its meta: the bounded total and the tag counts', () => {
+    const op = operation('get', '/stories');
+    expect(queryNames(op)).toContain('facets');
+    const meta = (op.responses['200']?.content?.['application/vnd.api+json']?.schema as { properties: { meta: { properties: Record<string, Record<string, unknown>> } } }).properties.meta;
+    expect(meta.properties.total).toMatchObject({ type: 'integer', maximum: 10_000 });
+    expect(meta.properties.total_is_lower_bound).toMatchObject({ type: 'boolean' });
+    expect(Object.keys(meta.properties.facets?.properties as object)).toEqual(['tags']);
+    expect(queryNames(operation('get', '/users/{id}/stories'))).not.toContain('facets');
+  });
+
   it('numbers the pages of the private-message list and requires read_pms', () => {
     const op = operation('get', '/users/{id}/private-messages');
     expect(queryNames(op)).toEqual(expect.arrayContaining(['page[number]', 'page[size]', 'filter[sent]', 'filter[received]']));

@@ -206,6 +206,15 @@ class DocumentBuilder {
       if (list.search !== undefined) {
         parameters.push({ name: 'query', in: 'query', description: 'Search text (trimmed; blank means no search).', schema: { type: 'string', maxLength: list.search.maxLength }, example: 'dragon' });
       }
+      if (list.facets !== undefined) {
+        parameters.push({
+          name: 'facets',
+          in: 'query',
+          description: `Comma-separated counts to add to \`meta.facets\` for the whole list (every filter and \`query\` applied): ${list.facets.map((name) => `\`${name}\``).join(', ')}. May change from page to page.`,
+          schema: { type: 'string' },
+          example: list.facets[0],
+        });
+      }
       errors.add('invalid_sort');
       errors.add('too_many_sort_fields');
       if (list.sort !== undefined) {
@@ -297,7 +306,7 @@ class DocumentBuilder {
           data: { type: 'array', items: primary },
           ...(included === undefined ? {} : { included }),
           links: REF(numbered ? 'PageLinks' : 'CursorLinks'),
-          meta: { type: 'object', ...(numbered ? { required: ['total'], properties: { total: { type: 'integer', minimum: 0 } } } : {}) },
+          meta: numbered ? { type: 'object', required: ['total'], properties: { total: { type: 'integer', minimum: 0 } } } : cursorListMeta(spec as ListSpec),
         },
       };
     }
@@ -421,6 +430,20 @@ const STANDARD_HEADERS: Record<string, OpenApiObject> = {
   'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
   'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
 };
+
+/** The `meta` of a cursor list's page: the count and facets the list offers (docs/api/stories.md, "GET /stories"). */
+function cursorListMeta(list: ListSpec): OpenApiObject {
+  const properties: Record<string, OpenApiObject> = {};
+  if (list.total !== undefined) {
+    properties.total = { type: 'integer', minimum: 0, maximum: list.total.exactUpTo, description: `Matches in the whole list, exact up to ${list.total.exactUpTo}.` };
+    properties.total_is_lower_bound = { type: 'boolean', description: `\`true\` when there are more than ${list.total.exactUpTo} (then \`total\` is ${list.total.exactUpTo}).` };
+  }
+  if (list.facets !== undefined) {
+    const counts = { type: 'object', additionalProperties: { type: 'integer', minimum: 1 }, description: 'Value (e.g. a tag id) → matching items, most first.' };
+    properties.facets = { type: 'object', properties: Object.fromEntries(list.facets.map((name) => [name, counts])), description: 'Present when `facets` asked for some.' };
+  }
+  return { type: 'object', properties };
+}
 
 /** The headers of a success: the standard ones, `ETag` on a GET (docs/api/foundation.md, "Caching at the edge"), the replay mark on a POST. */
 function successHeadersOf(method: string): Record<string, OpenApiObject> {

@@ -1,5 +1,5 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import { STORY_QUERY_MAX_CHARS } from '@inkwell/limits';
+import { STORY_LIST_EXACT_TOTAL_MAX, STORY_QUERY_MAX_CHARS } from '@inkwell/limits';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { defineDocumentSpec, defineListSpec, filters, type DocumentResponder } from '../lists/index.js';
@@ -65,6 +65,7 @@ export const STORY_LIST = defineListSpec({
   },
   search: { maxLength: STORY_QUERY_MAX_CHARS },
   facets: ['tags'],
+  total: { exactUpTo: STORY_LIST_EXACT_TOTAL_MAX },
   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
 });
 

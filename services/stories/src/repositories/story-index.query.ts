@@ -1,9 +1,7 @@
+import { STORY_LIST_EXACT_TOTAL_MAX } from '@inkwell/limits';
 import { parseSearchQuery, positiveText, type SearchTerm } from '../domain/search-query.js';
 import type { StoryListQuery } from '../domain/story-query.js';
 import { EXACT_TITLE_BOOST, SEARCH_FIELDS } from '../search/story-index.mapping.js';
-
-/** How far `hits.total` is counted exactly (docs/api/stories.md, "Search"); beyond it the total is a lower bound. */
-export const TOTAL_COUNTED_UP_TO = 10_000;
 
 /** Buckets of the tag facet: more than the tag catalogue has, so every tag with a match is counted. */
 export const TAG_FACET_SIZE = 2_000;
@@ -83,7 +81,7 @@ function sortClauses(query: StoryListQuery): Dsl[] {
  * The body of the `_search` of one page of a published-story list: `limit + 1` hits (to tell
  * whether more follow) after the position `query.after` (the sort value and id of the last story
  * of the previous page, see `search_after`), ids and sort values only, the total counted up to
- * {@link TOTAL_COUNTED_UP_TO}, and with `facets` the number of matches per tag.
+ * {@link STORY_LIST_EXACT_TOTAL_MAX}, and with `facets` the number of matches per tag.
  */
 export function storySearchBody(query: StoryListQuery, facets: boolean): Dsl {
   const bool: { filter: Dsl[]; must?: Dsl[]; must_not?: Dsl[]; should?: Dsl[] } = { filter: filterClauses(query) };
@@ -98,7 +96,7 @@ export function storySearchBody(query: StoryListQuery, facets: boolean): Dsl {
     sort: sortClauses(query),
     size: query.limit + 1,
     _source: false,
-    track_total_hits: TOTAL_COUNTED_UP_TO,
+    track_total_hits: STORY_LIST_EXACT_TOTAL_MAX,
     ...(query.after ? { search_after: [query.after.key === null ? null : Number(query.after.key), query.after.id] } : {}),
     ...(facets ? { aggs: { tags: { terms: { field: 'tag_ids', size: TAG_FACET_SIZE } } } } : {}),
   };
