@@ -35,6 +35,9 @@ export interface FreshnessResult {
   readonly p95Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
+  /** How long the writes took to be answered (a slow write path shows here, not in the delays). */
+  readonly writeP50Ms: number;
+  readonly writeP95Ms: number;
   /** Searches sent, and the median time of one (the resolution of the delays). */
   readonly searches: number;
   readonly searchP50Ms: number;
@@ -90,6 +93,7 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
   const pending = new Map<string, Pending>();
   const delays: number[] = [];
   const searchTimes: number[] = [];
+  const writeTimes: number[] = [];
   let missed = 0;
   let failedWrites = 0;
   let failedSearches = 0;
@@ -100,11 +104,14 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
   const change = async (target: ChangeTarget): Promise<void> => {
     const word = uniqueWord();
     const body = JSON.stringify({ data: { type: 'story', id: target.storyId, attributes: { title: word } } });
+    const started = performance.now();
     try {
       const response = await fetch(`${options.apiUrl}/stories/${target.storyId}`, { method: 'PATCH', headers: headers(target.token), body });
       if (response.status !== 200) throw new Error(`${response.status} ${(await response.text()).slice(0, 300)}`);
       await response.arrayBuffer();
-      pending.set(word, { storyId: target.storyId, word, answeredAt: performance.now() });
+      const answeredAt = performance.now();
+      writeTimes.push(answeredAt - started);
+      pending.set(word, { storyId: target.storyId, word, answeredAt });
     } catch (error) {
       failedWrites++;
       firstError ??= `PATCH /stories/${target.storyId}: ${String(error)}`;
@@ -163,6 +170,7 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
 
   delays.sort((a, b) => a - b);
   searchTimes.sort((a, b) => a - b);
+  writeTimes.sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms);
   return {
     changes: options.targets.length,
@@ -174,6 +182,8 @@ export async function measureFreshness(options: FreshnessOptions): Promise<Fresh
     p95Ms: round(quantile(delays, 0.95)),
     p99Ms: round(quantile(delays, 0.99)),
     maxMs: round(delays.at(-1) ?? Number.NaN),
+    writeP50Ms: round(quantile(writeTimes, 0.5)),
+    writeP95Ms: round(quantile(writeTimes, 0.95)),
     searches: searchTimes.length,
     searchP50Ms: round(quantile(searchTimes, 0.5)),
     changesPerSecond: Math.round(((options.targets.length - 1) / writeSeconds) * 10) / 10,

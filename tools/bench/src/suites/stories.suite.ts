@@ -31,6 +31,8 @@ const FACETS_TARGET_MS = 100;
 const CHANGES_PER_SECOND = 50;
 const CHANGES = 500;
 const FRESHNESS_TARGET_MS = 1000;
+/** Unmeasured writes before the measured ones. */
+const WARM_UP_WRITES = 20;
 /** A change not searchable after this long counts as missed. */
 const FRESHNESS_TIMEOUT_MS = 30_000;
 /** How long restoring one changed title may keep failing (e.g. 503 on a busy machine). */
@@ -218,11 +220,13 @@ export const storiesSuite: Suite = {
     const reader = await context.mintToken(changes.readerId, []);
     process.stderr.write(`==> stories: event to searchable, ${changes.targets.length} title changes at ${CHANGES_PER_SECOND}/s\n`);
     try {
+      // The write path warmed up (connections, compiled code) by writing the first titles unchanged.
+      await restoreTitles(context, { ...changes, targets: changes.targets.slice(0, WARM_UP_WRITES) });
       const fresh = await measureFreshness({ apiUrl: context.system.apiUrl, targets: changes.targets, changesPerSecond: CHANGES_PER_SECOND, readerToken: reader, timeoutMs: FRESHNESS_TIMEOUT_MS });
       if (fresh.firstError !== undefined) process.stderr.write(`    first error: ${fresh.firstError}\n`);
       const p95 = fresh.p95Ms >= FRESHNESS_TARGET_MS ? `**${fresh.p95Ms} ms** (over)` : `${fresh.p95Ms} ms`;
       lines.push(
-        `| event to searchable: a story's title changed through the gateway (\`PATCH /stories/:id\`, ${fresh.changes} stories, ${fresh.changesPerSecond} changes/s) until \`GET /stories?query=<new title>\` lists it | p50 ${fresh.p50Ms} ms, p95 ${p95}, p99 ${fresh.p99Ms} ms, max ${fresh.maxMs} ms; ${fresh.missed} missed, ${fresh.failedWrites} failed writes; ${fresh.searches} searches (p50 ${fresh.searchP50Ms} ms) | p95 ≤ ${FRESHNESS_TARGET_MS} ms | ${loadNow()} |`,
+        `| event to searchable: a story's title changed through the gateway (\`PATCH /stories/:id\`, ${fresh.changes} stories, ${fresh.changesPerSecond} changes/s) until \`GET /stories?query=<new title>\` lists it | p50 ${fresh.p50Ms} ms, p95 ${p95}, p99 ${fresh.p99Ms} ms, max ${fresh.maxMs} ms; ${fresh.missed} missed; writes answered in p50 ${fresh.writeP50Ms} ms, p95 ${fresh.writeP95Ms} ms, ${fresh.failedWrites} failed; ${fresh.searches} searches (p50 ${fresh.searchP50Ms} ms) | p95 ≤ ${FRESHNESS_TARGET_MS} ms | ${loadNow()} |`,
       );
     } finally {
       await restoreTitles(context, changes);
