@@ -147,7 +147,7 @@ export class EventConsumer {
     if (!subscribed) return;
     const joined = this.joined(stopping.signal);
     await this.consumer.run({ eachBatchAutoResolve: false, eachBatch: (payload) => this.onBatch(payload, stopping.signal) });
-    this.stopWhileRunning = this.application.whileRunning?.();
+    if (!stopping.signal.aborted) this.stopWhileRunning = this.application.whileRunning?.();
     if (!(await joined) && !stopping.signal.aborted) this.logger.warn({ groupId: this.options.groupId }, 'consumer has not joined its group yet');
   }
 
