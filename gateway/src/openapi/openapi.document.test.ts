@@ -96,6 +96,7 @@ describe('the OpenAPI document', () => {
     expect(sort?.schema?.default).toBe('-date_published');
     expect(op.parameters.find((parameter) => parameter.name === 'page[size]')?.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(errorCodes(op, 400)).toEqual(expect.arrayContaining(['invalid_parameter', 'invalid_sort', 'too_many_sort_fields', 'invalid_cursor', 'invalid_include', 'invalid_fields', 'unread_requires_owned_bookshelf']));
+    expect(errorCodes(op, 403)).toContain('insufficient_scope');
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '429', '500', '503']));
   });
 

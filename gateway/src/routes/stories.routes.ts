@@ -104,7 +104,7 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
   return [
     route.list({
       path: '/stories',
-      doc: { summary: 'Search and list published stories.', errors: ['unread_requires_owned_bookshelf'] },
+      doc: { summary: 'Search and list published stories.', errors: ['unread_requires_owned_bookshelf', 'insufficient_scope'] },
       query: STORY_LIST,
       toRequest: ({ query }) => storyListRequest(query),
       rpc: (request, options) => stories.listStories(request, options),
