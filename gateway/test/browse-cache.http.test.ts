@@ -1,25 +1,15 @@
 import { createTestUser, eventually, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '@inkwell/client';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
+import { JsonApiClient, ok } from './support/json-api-client.js';
 
 const DATABASE = 'inkwell_test_gateway_browse_cache';
 /** The staleness bound of the browse page (docs/api/foundation.md, "Caching at the edge") with room for a busy machine. */
 const INDEX_WAIT_MS = 10_000;
 
-interface Resource {
-  id: string;
-  type: string;
-  attributes: Record<string, unknown>;
-  relationships?: { chapters?: { data: { id: string }[] } };
-}
-
-interface Answer {
-  status: number;
-  text: string;
-  body: { data?: Resource | Resource[] };
-}
-
 let stack: GatewayStack;
+let client: JsonApiClient;
 let author: TestUser;
 let reader: TestUser;
 
@@ -29,40 +19,35 @@ beforeAll(async () => {
     createTestUser(stack.system, { scopes: ['write_stories', 'read_stories', 'read_user'] }),
     createTestUser(stack.system, { scopes: ['read_stories', 'read_user'] }),
   ]);
+  client = new JsonApiClient(stack.system.apiUrl, () => reader.token);
 }, 180_000);
 
 afterAll(async () => {
   await stack?.stop();
 });
 
-async function api(method: string, path: string, token: string, body?: unknown): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (body !== undefined) headers['content-type'] = 'application/vnd.api+json';
-  const response = await fetch(`${stack.origin}/api/v1${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await response.text();
-  return { status: response.status, text, body: text === '' ? {} : (JSON.parse(text) as Answer['body']) };
+type Story = components['schemas']['StoryResource'];
+
+/** The author's browse page (GET /stories filtered to the author, newest first) as `token` sees it, through the typed client. */
+async function browse(token: string): Promise<Story[]> {
+  return ok(await client.as(token).GET('/stories', { params: { query: { 'filter[author]': author.id } } })).data;
 }
 
-function ok(answer: Answer, status = 200): Answer['body'] {
-  expect(answer.status, answer.text).toBe(status);
-  return answer.body;
-}
-
-/** The author's browse page (GET /stories filtered to the author, newest first) as `token` sees it. */
-async function browse(token: string): Promise<Resource[]> {
-  return ok(await api('GET', `/stories?filter[author]=${author.id}`, token)).data as Resource[];
+/** POST /stories/:id/chapters as the author. */
+async function addChapter(storyId: string, attributes: components['schemas']['PostStoriesByIdChaptersRequest']['data']['attributes']): Promise<string> {
+  return ok(await client.as(author.token).POST('/stories/{id}/chapters', { params: { path: { id: storyId } }, body: { data: { type: 'chapter', attributes } } }), 201).data.id;
 }
 
 /** A published story of the author with one published chapter; returns its id and the chapter's. */
 async function publishedStory(title: string): Promise<{ id: string; chapter: string }> {
-  const story = ok(await api('POST', '/stories', author.token, { data: { type: 'story', attributes: { title } } }), 201).data as Resource;
-  const chapter = ok(await api('POST', `/stories/${story.id}/chapters`, author.token, { data: { type: 'chapter', attributes: { title: 'One', content: 'a few words', published: true } } }), 201).data as Resource;
-  ok(await api('PATCH', `/stories/${story.id}`, author.token, { data: { type: 'story', id: story.id, attributes: { published: true } } }));
-  return { id: story.id, chapter: chapter.id };
+  const story = ok(await client.as(author.token).POST('/stories', { body: { data: { type: 'story', attributes: { title } } } }), 201).data;
+  const chapter = await addChapter(story.id, { title: 'One', content: 'a few words', published: true });
+  ok(await patchStory(story.id, { published: true }));
+  return { id: story.id, chapter };
 }
 
-function patchStory(id: string, attributes: Record<string, unknown>): Promise<Answer> {
-  return api('PATCH', `/stories/${id}`, author.token, { data: { type: 'story', id, attributes } });
+function patchStory(id: string, attributes: NonNullable<components['schemas']['PatchStoriesByIdRequest']['data']['attributes']>) {
+  return client.as(author.token).PATCH('/stories/{id}', { params: { path: { id } }, body: { data: { type: 'story', id, attributes } } });
 }
 
 /** `gateway_public_list_cache_entries` of the gateway. */
@@ -89,7 +74,7 @@ describe('browse page cache at the edge', () => {
 
   it("never shows another user the author's draft chapters, whoever read the page first", async () => {
     const story = await publishedStory('With a draft chapter');
-    const draft = ok(await api('POST', `/stories/${story.id}/chapters`, author.token, { data: { type: 'chapter', attributes: { title: 'Two', content: 'not yet' } } }), 201).data as Resource;
+    const draft = { id: await addChapter(story.id, { title: 'Two', content: 'not yet' }) };
     const chapters = async (token: string) => {
       const listed = (await browse(token)).find((found) => found.id === story.id);
       return listed?.relationships?.chapters?.data.map((chapter) => chapter.id);

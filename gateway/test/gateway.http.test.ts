@@ -1,7 +1,7 @@
 import { createTestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-import { eventually } from './support/json-api-client.js';
+import { answer, eventually, JsonApiClient, ok } from './support/json-api-client.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 
@@ -13,17 +13,22 @@ interface JsonApiBody {
 
 let stack: GatewayStack;
 let token: string;
+let client: JsonApiClient;
 
 beforeAll(async () => {
   stack = await startGatewayStack('inkwell_gateway_test');
   token = (await createTestUser(stack.system)).token;
+  client = new JsonApiClient(stack.system.apiUrl, () => token);
 }, 180_000);
 
 afterAll(async () => {
   await stack?.stop();
 });
 
-/** A request with a valid token unless `init.headers` says otherwise (`{}` for none). */
+/** GET /users/:id through the typed client (checked against the API document), with the valid token unless `as` is null (none). */
+const user = (id: string, as: string | null = token, requestId?: string) => client.as(as).GET('/users/{id}', { params: { path: { id }, ...(requestId === undefined ? {} : { header: { 'X-Request-Id': requestId } }) } });
+
+/** A raw request, for what the API document cannot express (other methods, unknown paths, non-API paths); with a valid token unless `init.headers` says otherwise (`{}` for none). */
 async function get(path: string, init: RequestInit = {}): Promise<{ response: Response; body: JsonApiBody }> {
   const response = await fetch(`${stack.origin}${path}`, { ...init, headers: init.headers ?? { authorization: `Bearer ${token}` } });
   const text = await response.text();
@@ -32,12 +37,12 @@ async function get(path: string, init: RequestInit = {}): Promise<{ response: Re
 
 describe('gateway over HTTP with the real users service', () => {
   it('GET /api/v1/users/1 answers the seeded user as a JSON:API document', async () => {
-    const { response, body } = await get('/api/v1/users/1');
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
-    expect(body.links?.self).toBe(`${stack.origin}/api/v1/users/1`);
+    const result = await user('1');
+    const body = ok(result);
+    expect(result.response.headers.get('content-type')).toBe('application/vnd.api+json');
+    expect(body.links.self).toBe(`${stack.origin}/api/v1/users/1`);
     expect(body.data).toMatchObject({ id: '1', type: 'user', links: { self: `${stack.origin}/api/v1/users/1` } });
-    const attributes = body.data?.attributes ?? {};
+    const attributes = body.data.attributes;
     expect(attributes).toMatchObject({ name: 'ada', bio: 'Writes **long** space operas, one chapter a week.', num_followers: expect.any(Number), num_following: expect.any(Number), num_stories: expect.any(Number), num_blog_posts: expect.any(Number) });
     expect(attributes.bio_html).toContain('<strong>long</strong>');
     expect(attributes.date_joined).toMatch(ISO_UTC);
@@ -46,22 +51,22 @@ describe('gateway over HTTP with the real users service', () => {
   });
 
   it('answers an unknown user with a JSON:API 404 not_found', async () => {
-    const { response, body } = await get('/api/v1/users/999999');
-    expect(response.status).toBe(404);
-    expect(response.headers.get('content-type')).toBe('application/vnd.api+json');
+    const { status, headers, body } = answer(await user('999999'));
+    expect(status).toBe(404);
+    expect(headers.get('content-type')).toBe('application/vnd.api+json');
     expect(body.errors?.[0]).toMatchObject({ status: '404', code: 'not_found' });
   });
 
   it('answers a non-numeric id with 404 without asking the users service', async () => {
-    const { response, body } = await get('/api/v1/users/abc');
-    expect(response.status).toBe(404);
+    const { status, body } = answer(await user('abc'));
+    expect(status).toBe(404);
     expect(body.errors?.[0]?.code).toBe('not_found');
   });
 
   it('answers `me` without credentials with 401 and a Bearer challenge', async () => {
-    const { response, body } = await get('/api/v1/users/me', { headers: {} });
-    expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="inkwell"');
+    const { status, headers, body } = answer(await user('me', null));
+    expect(status).toBe(401);
+    expect(headers.get('www-authenticate')).toBe('Bearer realm="inkwell"');
     expect(body.errors?.[0]?.code).toBe('invalid_token');
   });
 
@@ -83,10 +88,10 @@ describe('gateway over HTTP with the real users service', () => {
   });
 
   it('echoes a sane X-Request-Id and generates one otherwise, on every kind of response', async () => {
-    const echoed = await fetch(`${stack.origin}/api/v1/users/1`, { headers: { 'X-Request-Id': 'e2e-request-42', authorization: `Bearer ${token}` } });
-    expect(echoed.headers.get('x-request-id')).toBe('e2e-request-42');
-    const replaced = await fetch(`${stack.origin}/api/v1/users/abc`, { headers: { 'X-Request-Id': 'x'.repeat(200), authorization: `Bearer ${token}` } });
-    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await user('1', token, 'e2e-request-42');
+    expect(echoed.response.headers.get('x-request-id')).toBe('e2e-request-42');
+    const replaced = await user('abc', token, 'x'.repeat(200));
+    expect(replaced.response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const health = await fetch(`${stack.origin}/healthz`);
     expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -98,7 +103,7 @@ describe('gateway over HTTP with the real users service', () => {
   });
 
   it('exposes request metrics by route pattern, never by raw path', async () => {
-    await get('/api/v1/users/1');
+    ok(await user('1'));
     const text = await (await fetch(`${stack.origin}/metrics`)).text();
     expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/users\/:id",status="200"\} \d+$/m);
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{.*route="\/api\/v1\/users\/:id".*\} \d+$/m);
@@ -123,11 +128,11 @@ describe('gateway over HTTP with the real users service', () => {
     // The caller's own record: never served from the public cache (docs/api/foundation.md,
     // "Caching at the edge"), so it needs the users service. Another user's public profile may
     // still be answered from the cache during the outage.
-    const { response, body: answer } = await get('/api/v1/users/me');
-    expect(response.status).toBe(503);
-    expect(response.headers.get('retry-after')).toBe('5');
-    expect(answer.errors?.[0]).toMatchObject({ status: '503', code: 'unavailable' });
-    expect(JSON.stringify(answer)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    const own = answer(await user('me'));
+    expect(own.status).toBe(503);
+    expect(own.headers.get('retry-after')).toBe('5');
+    expect(own.body.errors?.[0]).toMatchObject({ status: '503', code: 'unavailable' });
+    expect(JSON.stringify(own.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -2,7 +2,7 @@ import { createRedis, type Redis } from '@inkwell/redis';
 import { createTestUser, HOSTILE_MARKDOWN, stackEnv, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-import { answer, expectError, JsonApiClient, ok, type Answer } from './support/json-api-client.js';
+import { answer, expectError, JsonApiClient, ok, walkPages, type Answer } from './support/json-api-client.js';
 
 const DATABASE = 'inkwell_test_gateway_idempotency';
 
@@ -34,7 +34,7 @@ const post = async (body: ReturnType<typeof storyBody>, key: string | undefined,
 /** A raw POST /stories, for bodies the document says are invalid. */
 const postRaw = (body: unknown, key: string): Promise<Answer> => client.call('POST', '/stories', { body, headers: { 'Idempotency-Key': key } });
 const myStoriesTitled = async (title: string, token = author.token): Promise<string[]> =>
-  (await client.walk('/users/me/stories?page[size]=100', token)).filter((story) => story.attributes.title === title).map((story) => story.id);
+  (await walkPages((next) => client.as(token).GET('/users/{id}/stories', { params: { path: { id: 'me' }, query: { 'page[size]': 100 } }, ...next }))).filter((story) => story.attributes.title === title).map((story) => story.id);
 
 describe('Idempotency-Key on POST (docs/api/foundation.md, "Idempotent POSTs")', () => {
   it('answers a repeated request with the first answer, marked as a replay, and creates once', async () => {

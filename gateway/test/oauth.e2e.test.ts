@@ -3,6 +3,7 @@ import { createTestUser, type TestUser } from '@inkwell/testing';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
+import { answer, JsonApiClient } from './support/json-api-client.js';
 import { authorizationRequest, authorizeThroughPages, discover, INSECURE, REDIRECT_URI, registerApp, signIn, type RegisteredClient } from './support/oauth-flow.js';
 import { hiddenFields, WebClient } from './support/web-client.js';
 
@@ -32,12 +33,19 @@ afterAll(async () => {
 const publicClient = (): oauth.Client => ({ client_id: publicApp.clientId, token_endpoint_auth_method: 'none' });
 const confidentialClient = (): oauth.Client => ({ client_id: confidentialApp.clientId });
 
-/** Calls the API of `origin` (default: the stack's gateway) with a bearer token. */
-async function api(path: string, token: string, init: RequestInit = {}, origin = stack.origin): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
-  const response = await fetch(`${origin}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json', ...(init.headers as Record<string, string>) } });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+/** Typed API clients (checked against the API document) per gateway origin. */
+const clients = new Map<string, JsonApiClient>();
+/** The typed API client of `origin` (default: the stack's gateway) as `token`. */
+function api(token: string, origin = stack.origin) {
+  let client = clients.get(origin);
+  if (client === undefined) {
+    client = new JsonApiClient(`${origin}/api/v1`, () => token);
+    clients.set(origin, client);
+  }
+  return client.as(token);
 }
+/** GET /users/:id (default `me`) as `token` through the gateway at `origin`. */
+const getUser = (token: string, id = 'me', origin?: string) => api(token, origin).GET('/users/{id}', { params: { path: { id } } });
 
 /** The whole authorization code + PKCE flow for the public app, through the pages, as `person`. */
 async function grant(scope: string): Promise<oauth.TokenEndpointResponse> {
@@ -101,7 +109,7 @@ describe('OAuth 2.0 with a standard client library (oauth4webapi)', () => {
     expect(tokens.access_token).toMatch(/^iwk_at_/);
     expect(tokens.refresh_token).toMatch(/^iwk_rt_/);
 
-    const me = await api('/users/me', tokens.access_token);
+    const me = answer(await getUser(tokens.access_token));
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ data: { id: person.id, type: 'user', attributes: { name: person.name, email: person.email } } });
   });
@@ -114,7 +122,7 @@ describe('OAuth 2.0 with a standard client library (oauth4webapi)', () => {
     const auth = oauth.ClientSecretBasic(confidentialApp.clientSecret);
     const tokens = await oauth.processAuthorizationCodeResponse(as, confidentialClient(), await oauth.authorizationCodeGrantRequest(as, confidentialClient(), auth, params, REDIRECT_URI, oauth.nopkce, INSECURE));
     expect(tokens.user).toEqual({ id: person.id, name: person.name });
-    expect((await api('/users/me', tokens.access_token)).status).toBe(200);
+    expect((await getUser(tokens.access_token)).response.status).toBe(200);
   });
 
   it('a refresh rotates the pair; the used refresh token is then rejected and takes the new pair down with it', async () => {
@@ -123,12 +131,12 @@ describe('OAuth 2.0 with a standard client library (oauth4webapi)', () => {
     expect(refreshed.access_token).not.toBe(first.access_token);
     expect(refreshed.refresh_token).not.toBe(first.refresh_token);
     expect(refreshed).toMatchObject({ scope: 'read_user', user: { id: person.id } });
-    expect((await api('/users/me', refreshed.access_token)).status).toBe(200);
+    expect((await getUser(refreshed.access_token)).response.status).toBe(200);
 
     const reuse = oauth.processRefreshTokenResponse(as, publicClient(), await oauth.refreshTokenGrantRequest(as, publicClient(), oauth.None(), first.refresh_token as string, INSECURE));
     expect(await oauthError(reuse)).toBe('invalid_grant');
     // Reuse detection: the family is revoked, so the rotated pair stops working too.
-    await within(1_000, async () => (await api('/users/me', refreshed.access_token)).status === 401);
+    await within(1_000, async () => (await getUser(refreshed.access_token)).response.status === 401);
     const next = oauth.processRefreshTokenResponse(as, publicClient(), await oauth.refreshTokenGrantRequest(as, publicClient(), oauth.None(), refreshed.refresh_token as string, INSECURE));
     expect(await oauthError(next)).toBe('invalid_grant');
   });
@@ -137,16 +145,16 @@ describe('OAuth 2.0 with a standard client library (oauth4webapi)', () => {
     const second = await stack.startGateway();
     const tokens = await grant('read_user');
     for (const origin of [stack.origin, second.origin]) {
-      expect((await api('/users/me', tokens.access_token, {}, origin)).status).toBe(200);
-      expect((await api('/users/me', tokens.access_token, {}, origin)).status).toBe(200);
+      expect((await getUser(tokens.access_token, 'me', origin)).response.status).toBe(200);
+      expect((await getUser(tokens.access_token, 'me', origin)).response.status).toBe(200);
     }
 
     const revoked = await oauth.revocationRequest(as, publicClient(), oauth.None(), tokens.access_token, INSECURE);
     await oauth.processRevocationResponse(revoked);
-    const here = await api('/users/me', tokens.access_token);
+    const here = answer(await getUser(tokens.access_token));
     expect(here.status).toBe(401);
     expect(here.headers.get('www-authenticate')).toBe('Bearer realm="inkwell", error="invalid_token"');
-    const elapsed = await within(1_000, async () => (await api('/users/me', tokens.access_token, {}, second.origin)).status === 401);
+    const elapsed = await within(1_000, async () => (await getUser(tokens.access_token, 'me', second.origin)).response.status === 401);
     expect(elapsed).toBeLessThan(1_000);
 
     // Revoking the refresh token ends the grant.
@@ -162,16 +170,16 @@ describe('OAuth 2.0 with a standard client library (oauth4webapi)', () => {
     expect(tokens.refresh_token).toBeUndefined();
     expect(tokens.user).toBeUndefined();
 
-    const user = await api(`/users/${person.id}`, tokens.access_token);
+    const user = answer(await getUser(tokens.access_token, person.id));
     expect(user.status).toBe(200);
     expect(user.body).toMatchObject({ data: { id: person.id, attributes: { name: person.name } } });
     expect((user.body.data as { attributes: Record<string, unknown> }).attributes).not.toHaveProperty('email');
 
-    const me = await api('/users/me', tokens.access_token);
+    const me = answer(await getUser(tokens.access_token));
     expect(me.status).toBe(401);
     expect(me.body).toMatchObject({ errors: [{ code: 'invalid_token' }] });
-    const write = await api(`/users/${person.id}`, tokens.access_token, { method: 'PATCH', body: JSON.stringify({ data: { type: 'user', id: person.id, attributes: { bio: 'x' } } }) });
-    expect(write.status).toBe(403);
+    const write = await api(tokens.access_token).PATCH('/users/{id}', { params: { path: { id: person.id } }, body: { data: { type: 'user', id: person.id, attributes: { bio: 'x' } } } });
+    expect(write.response.status).toBe(403);
 
     const scoped = oauth.processClientCredentialsResponse(as, confidentialClient(), await oauth.clientCredentialsGrantRequest(as, confidentialClient(), auth, new URLSearchParams({ scope: 'read_user' }), INSECURE));
     expect(await oauthError(scoped)).toBe('invalid_scope');
@@ -312,9 +320,9 @@ describe('OAuth bad input: a clear error each time, never a 500', () => {
     const params = oauth.validateAuthResponse(as, publicClient(), redirect, request.state);
     const exchange = () => oauth.authorizationCodeGrantRequest(as, publicClient(), oauth.None(), params, REDIRECT_URI, request.verifier, INSECURE);
     const tokens = await oauth.processAuthorizationCodeResponse(as, publicClient(), await exchange());
-    expect((await api('/users/me', tokens.access_token)).status).toBe(200);
+    expect((await getUser(tokens.access_token)).response.status).toBe(200);
     expect(await oauthError(oauth.processAuthorizationCodeResponse(as, publicClient(), await exchange()))).toBe('invalid_grant');
-    await within(1_000, async () => (await api('/users/me', tokens.access_token)).status === 401);
+    await within(1_000, async () => (await getUser(tokens.access_token)).response.status === 401);
   });
 
   it('the debug callback shows what came back, escaped, and says when nothing did', async () => {
