@@ -1,8 +1,8 @@
-import type { components } from '@inkwell/client';
+import type { components, operations } from '@inkwell/client';
 import { createAppToken, createTestUser, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-import { answer, eventually, expectError, JsonApiClient, ok, type Answer, type Body, type Resource } from './support/json-api-client.js';
+import { answer, eventually, expectError, follow, JsonApiClient, ok, walkPages, type Answer, type Resource } from './support/json-api-client.js';
 
 const DATABASE = 'inkwell_test_gateway_bookshelves';
 /** A search word that appears nowhere but in this file's stories. */
@@ -62,7 +62,7 @@ const api = (method: string, path: string, options: { token?: string | null; bod
 /** The headers of a typed call (client.typed, checked against the API document) as `token`. */
 const bearer = (token?: string | null) => ({ headers: client.auth(token) });
 type ShelfAttributes = components['schemas']['PostUsersByIdBookshelvesRequest']['data']['attributes'];
-const idsOf = (resources: readonly Resource[]): string[] => resources.map((resource) => resource.id);
+const idsOf = (resources: readonly { id: string }[]): string[] => resources.map((resource) => resource.id);
 
 interface StoryInput {
   title: string;
@@ -111,7 +111,10 @@ async function addItem(user: TestUser, shelfId: string, storyId: string, read?: 
 
 const shelf = async (id: string, token = owner.token): Promise<Resource> => ok(answer(await client.typed.GET('/bookshelves/{id}', { params: { path: { id } }, ...bearer(token) }))).data!;
 const itemStoryIds = async (shelfId: string, token = owner.token): Promise<string[]> =>
-  (await client.walk(`/bookshelves/${shelfId}/items?page[size]=100`, token)).map((item) => (item.relationships!.story!.data as { id: string }).id);
+  (await walkPages((next) => client.as(token).GET('/bookshelves/{id}/items', { params: { path: { id: shelfId }, query: { 'page[size]': 100 } }, ...next }))).map((item) => item.relationships!.story!.data!.id);
+/** Every shelf of user `id` (or `me`) that `token` sees, page by page. */
+const shelvesOf = (id: string, token: string) => walkPages((next) => client.as(token).GET('/users/{id}/bookshelves', { params: { path: { id } }, ...next }));
+type StoryList = NonNullable<operations['getStories']['parameters']['query']>;
 
 /** Story ids of GET /stories with `query` (every page), as `token`. */
 async function storyIds(query: string, token = owner.token): Promise<string[]> {
@@ -156,18 +159,19 @@ describe('POST /users/:id/bookshelves', () => {
   });
 
   it('needs write_bookshelves and a user, and :id must be the caller', async () => {
-    const body = shelfBody({ name: 'Nope' });
-    const noScope = await api('POST', '/users/me/bookshelves', { token: reader.token, body });
+    const create = async (id: string, token: string | null) => answer(await client.as(token).POST('/users/{id}/bookshelves', { params: { path: { id } }, body: { data: { type: 'bookshelf', attributes: { name: 'Nope' } } } }));
+    const noScope = await create('me', reader.token);
     expectError(noScope, 403, 'insufficient_scope');
     expect(noScope.headers.get('www-authenticate')).toContain('scope="write_bookshelves"');
-    expectError(await api('POST', `/users/${owner.id}/bookshelves`, { token: other.token, body }), 403, 'forbidden');
+    expectError(await create(owner.id, other.token), 403, 'forbidden');
     // An app-only token cannot act as a user (403); on a `me` path there is no user to stand for (401, docs/api/auth.md).
-    expectError(await api('POST', `/users/${owner.id}/bookshelves`, { token: appToken, body }), 403, 'forbidden');
-    const appMe = await api('POST', '/users/me/bookshelves', { token: appToken, body });
+    expectError(await create(owner.id, appToken), 403, 'forbidden');
+    const appMe = await create('me', appToken);
     expectError(appMe, 401, 'invalid_token');
     expect(appMe.headers.get('www-authenticate')).toBe(BEARER_INVALID);
-    expect((await api('POST', '/users/me/bookshelves', { token: null, body })).status).toBe(401);
-    expect(ok(await api('GET', `/users/${owner.id}/bookshelves?page[size]=100`, { token: owner.token })).data!.map((found) => found.attributes.name)).not.toContain('Nope');
+    expect((await create('me', null)).status).toBe(401);
+    const listed = ok(await client.as(owner.token).GET('/users/{id}/bookshelves', { params: { path: { id: owner.id }, query: { 'page[size]': 100 } } }));
+    expect(listed.data.map((found) => found.attributes.name)).not.toContain('Nope');
   });
 });
 
@@ -205,14 +209,17 @@ describe('who sees and changes which shelf', () => {
       ['own public without read_bookshelves', () => blindPublic, blind.token, 200],
     ];
     for (const [label, target, token, status, code] of cases) {
-      for (const path of [`/bookshelves/${target().id}`, `/bookshelves/${target().id}/items`]) {
-        const answer = await api('GET', path, { token });
-        expect([answer.status, answer.body.errors?.[0]?.code], `${label}: GET ${path}`).toEqual([status, code]);
-        if (code === 'insufficient_scope') expect(answer.headers.get('www-authenticate')).toContain('scope="read_bookshelves"');
+      const params = { params: { path: { id: target().id } } };
+      for (const [path, seen] of [
+        ['/bookshelves/:id', answer(await client.as(token).GET('/bookshelves/{id}', params))],
+        ['/bookshelves/:id/items', answer(await client.as(token).GET('/bookshelves/{id}/items', params))],
+      ] as const) {
+        expect([seen.status, seen.body.errors?.[0]?.code], `${label}: GET ${path}`).toEqual([status, code]);
+        if (code === 'insufficient_scope') expect(seen.headers.get('www-authenticate')).toContain('scope="read_bookshelves"');
       }
     }
-    expectError(await api('GET', '/bookshelves/987654321'), 404, 'not_found');
-    expectError(await api('GET', '/bookshelves/abc'), 404, 'not_found');
+    expectError(await client.as().GET('/bookshelves/{id}', { params: { path: { id: '987654321' } } }), 404, 'not_found');
+    expectError(await client.as().GET('/bookshelves/{id}', { params: { path: { id: 'abc' } } }), 404, 'not_found');
   });
 
   it('num_unread is the owner\'s alone', async () => {
@@ -225,19 +232,19 @@ describe('who sees and changes which shelf', () => {
   });
 
   it('GET /users/:id/bookshelves lists private shelves to their owner with read_bookshelves only; `me` needs a user token', async () => {
-    const names = async (path: string, token: string) => (await client.walk(path, token)).map((found) => found.attributes.name);
-    expect(await names(`/users/${owner.id}/bookshelves`, owner.token)).toEqual(expect.arrayContaining(['Open shelf', 'Closed shelf']));
-    expect(await names('/users/me/bookshelves', owner.token)).toEqual(await names(`/users/${owner.id}/bookshelves`, owner.token));
+    const names = async (id: string, token: string) => (await shelvesOf(id, token)).map((found) => found.attributes.name);
+    expect(await names(owner.id, owner.token)).toEqual(expect.arrayContaining(['Open shelf', 'Closed shelf']));
+    expect(await names('me', owner.token)).toEqual(await names(owner.id, owner.token));
     for (const token of [other.token, reader.token, appToken]) {
-      const seen = await names(`/users/${owner.id}/bookshelves`, token);
+      const seen = await names(owner.id, token);
       expect(seen).toContain('Open shelf');
       expect(seen).not.toContain('Closed shelf');
     }
-    expect(await names('/users/me/bookshelves', blind.token)).toEqual(['Blind public']);
-    const appMe = await api('GET', '/users/me/bookshelves', { token: appToken });
+    expect(await names('me', blind.token)).toEqual(['Blind public']);
+    const appMe = answer(await client.as(appToken).GET('/users/{id}/bookshelves', { params: { path: { id: 'me' } } }));
     expectError(appMe, 401, 'invalid_token');
     expect(appMe.headers.get('www-authenticate')).toBe(BEARER_INVALID);
-    expect((await api('GET', `/users/${owner.id}/bookshelves`, { token: null })).status).toBe(401);
+    expect((await client.as(null).GET('/users/{id}/bookshelves', { params: { path: { id: owner.id } } })).response.status).toBe(401);
     expectError(await api('GET', '/users/me/bookshelves?filter[name]=x', { token: owner.token }), 400, 'invalid_parameter', { parameter: 'filter[name]' });
     expectError(await api('GET', '/users/me/bookshelves?sort=name', { token: owner.token }), 400, 'invalid_sort', { parameter: 'sort' });
   });
@@ -326,7 +333,7 @@ describe('changing shelves and items', () => {
     });
     expectError(await mark(readBody('1', true)), 409, 'conflict', { pointer: '/data/id' });
     expectError(await mark(readBody('987654321', true), '987654321'), 404, 'not_found');
-    expectError(await api('DELETE', `/bookshelves/${target.id}/items/987654321`, { token: owner.token }), 404, 'not_found');
+    expectError(await client.as(owner.token).DELETE('/bookshelves/{id}/items/{item_id}', { params: { path: { id: target.id, item_id: '987654321' } } }), 404, 'not_found');
   });
 
   it('keeps num_stories and num_unread in step with adding, marking, removing and deleting', async () => {
@@ -372,26 +379,27 @@ describe('lists, include and fields', () => {
     expect(first.included!.map((resource) => `${resource.type}:${resource.id}`).sort()).toEqual(
       [`story:${stories[0]}`, `story:${stories[1]}`, `user:${writer.id}`, `user:${owner.id}`, `bookshelf:${target.id}`].sort(),
     );
-    const paged = await client.walk(`/bookshelves/${target.id}/items?page[size]=2`);
-    expect(paged.map((item) => (item.relationships!.story!.data as { id: string }).id)).toEqual(stories);
+    const paged = await walkPages((next) => client.as().GET('/bookshelves/{id}/items', { params: { path: { id: target.id }, query: { 'page[size]': 2 } }, ...next }));
+    expect(paged.map((item) => item.relationships!.story!.data!.id)).toEqual(stories);
 
     const narrowed = ok(answer(await client.typed.GET('/bookshelves/{id}/items', { params: { path: { id: target.id }, query: { include: 'bookshelf', 'fields[bookshelf_item]': 'read', 'fields[bookshelf]': 'name' } }, ...bearer() })));
     expect(narrowed.data![0]).toEqual({ id: narrowed.data![0]!.id, type: 'bookshelf_item', attributes: { read: false } });
     expect(narrowed.included).toEqual([{ id: target.id, type: 'bookshelf', attributes: { name: 'Ordered items' }, links: { self: `${stack.system.apiUrl}/bookshelves/${target.id}` } }]);
-    expectError(await api('GET', `/bookshelves/${target.id}/items?include=user`), 400, 'invalid_include', { parameter: 'include' });
-    expectError(await api('GET', `/bookshelves/${target.id}/items?fields[bookshelf]=title`), 400, 'invalid_fields', { parameter: 'fields[bookshelf]' });
+    const items = (query: NonNullable<operations['getBookshelvesByIdItems']['parameters']['query']>) => client.as().GET('/bookshelves/{id}/items', { params: { path: { id: target.id }, query } });
+    expectError(await items({ include: 'user' }), 400, 'invalid_include', { parameter: 'include' });
+    expectError(await items({ 'fields[bookshelf]': 'title' }), 400, 'invalid_fields', { parameter: 'fields[bookshelf]' });
   });
 
   it('lists shelves in the owner\'s order with include=user and cursor pages', async () => {
     const lister = await createTestUser(stack.system, { scopes: ['read_bookshelves', 'write_bookshelves'] });
     for (const [name, order] of [['Third', 30], ['First', 10], ['Second', 20]] as const) await createShelf(lister, { name, order, privacy: 'public' });
-    const walked = await client.walk(`/users/${lister.id}/bookshelves?page[size]=1`);
+    const walked = await walkPages((next) => client.as().GET('/users/{id}/bookshelves', { params: { path: { id: lister.id }, query: { 'page[size]': 1 } }, ...next }));
     expect(walked.map((found) => found.attributes.name)).toEqual(['First', 'Second', 'Third']);
     const withUser = ok(answer(await client.typed.GET('/users/{id}/bookshelves', { params: { path: { id: lister.id }, query: { include: 'user', 'fields[user]': 'name' } }, ...bearer() })));
     expect(withUser.included).toEqual([{ id: lister.id, type: 'user', attributes: { name: lister.name }, links: { self: `${stack.system.apiUrl}/users/${lister.id}` } }]);
     const single = ok(answer(await client.typed.GET('/bookshelves/{id}', { params: { path: { id: walked[0]!.id }, query: { include: 'user' } }, ...bearer() }))).included;
     expect(idsOf(single!)).toEqual([lister.id]);
-    expectError(await api('GET', `/users/${lister.id}/bookshelves?include=items`), 400, 'invalid_include');
+    expectError(await client.as().GET('/users/{id}/bookshelves', { params: { path: { id: lister.id }, query: { include: 'items' } } }), 400, 'invalid_include');
   });
 
   it('takes a deleted story off every shelf', async () => {
@@ -488,25 +496,27 @@ describe('GET /stories with filter[bookshelf], filter[unread] and sort=date_adde
   });
 
   it('answers the shelf rules: date_added needs a shelf, unread a shelf the caller owns, private shelves their owner', async () => {
-    expectError(await api('GET', '/stories?sort=date_added'), 400, 'invalid_sort', { parameter: 'sort' });
+    const stories = (query: StoryList, token?: string) => client.as(token).GET('/stories', { params: { query } });
+    expectError(await stories({ sort: 'date_added' }), 400, 'invalid_sort', { parameter: 'sort' });
+    // date_added and filter[bookshelf] are not in the document for GET /users/:id/stories: sent raw.
     expectError(await api('GET', `/users/${owner.id}/stories?sort=date_added`), 400, 'invalid_sort', { parameter: 'sort' });
     expectError(await api('GET', `/users/${owner.id}/stories?filter[bookshelf]=${shelved.id}`), 400, 'invalid_parameter', { parameter: 'filter[bookshelf]' });
     for (const [query, token] of [
-      ['filter[unread]=true', owner.token],
-      ['filter[unread]=false', owner.token],
-      [`filter[bookshelf]=${shelved.id}&filter[unread]=true`, other.token],
-      [`filter[bookshelf]=${shelved.id}&filter[unread]=false`, appToken],
-      ['filter[bookshelf]=987654321&filter[unread]=true', owner.token],
+      [{ 'filter[unread]': 'true' }, owner.token],
+      [{ 'filter[unread]': 'false' }, owner.token],
+      [{ 'filter[bookshelf]': shelved.id, 'filter[unread]': 'true' }, other.token],
+      [{ 'filter[bookshelf]': shelved.id, 'filter[unread]': 'false' }, appToken],
+      [{ 'filter[bookshelf]': '987654321', 'filter[unread]': 'true' }, owner.token],
     ] as const) {
-      expectError(await api('GET', `/stories?${query}`, { token }), 400, 'unread_requires_owned_bookshelf', { parameter: 'filter[unread]' });
+      expectError(await stories(query, token), 400, 'unread_requires_owned_bookshelf', { parameter: 'filter[unread]' });
     }
-    expectError(await api('GET', '/stories?filter[bookshelf]=me'), 400, 'invalid_parameter', { parameter: 'filter[bookshelf]' });
+    expectError(await stories({ 'filter[bookshelf]': 'me' }), 400, 'invalid_parameter', { parameter: 'filter[bookshelf]' });
     expectError(await api('GET', `/stories?filter[bookshelf]=${shelved.id}&filter[unread]=yes`), 400, 'invalid_parameter', { parameter: 'filter[unread]' });
 
     expect(await storyIds(`filter[bookshelf]=${ownersPrivate.id}&filter[unread]=true`)).toEqual([added[0]]);
     for (const token of [other.token, reader.token, appToken]) expect(await storyIds(`filter[bookshelf]=${ownersPrivate.id}&sort=date_added`, token)).toEqual([]);
     // The stories service learns of the shelf by event: until then the filter matches nothing.
-    const blindOwn = await eventually(() => api('GET', `/stories?filter[bookshelf]=${blindPrivate.id}`, { token: blind.token }), (answer) => answer.status !== 200, 'own private shelf without read_bookshelves');
+    const blindOwn = await eventually(() => stories({ 'filter[bookshelf]': blindPrivate.id }, blind.token), (result) => result.response.status !== 200, 'own private shelf without read_bookshelves');
     expectError(blindOwn, 403, 'insufficient_scope');
   });
 
@@ -520,17 +530,18 @@ describe('GET /stories with filter[bookshelf], filter[unread] and sort=date_adde
     for (const descending of [false, true]) {
       const seen: string[] = [];
       const late: string[] = [];
-      let next: string | undefined = `/stories?filter[bookshelf]=${target.id}&sort=${descending ? '-' : ''}date_added&page[size]=2`;
-      while (next !== undefined) {
-        const body: Body = ok(await api('GET', next, { token: owner.token }));
-        seen.push(...idsOf(body.data!));
-        next = body.links?.next;
+      const query: StoryList = { 'filter[bookshelf]': target.id, sort: descending ? '-date_added' : 'date_added', 'page[size]': 2 };
+      let next: string | undefined;
+      do {
+        const body: { data: { id: string }[]; links: { next?: string } } = ok(await client.as(owner.token).GET('/stories', { params: { query }, ...(next === undefined ? {} : follow(next)) }));
+        seen.push(...idsOf(body.data));
+        next = body.links.next;
         if (next !== undefined && late.length < 3) {
           const storyId = await publish(writer, { title: `Late ${descending} ${late.length}` });
           await addItem(owner, target.id, storyId);
           late.push(storyId);
         }
-      }
+      } while (next !== undefined);
       expect(new Set(seen).size, `no story twice: ${seen.join(',')}`).toBe(seen.length);
       const original = descending ? [...first].reverse() : first;
       expect(seen.filter((id) => original.includes(id)), 'every story present throughout, once, in order').toEqual(original);

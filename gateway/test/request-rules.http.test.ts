@@ -1,7 +1,7 @@
 import { createTestUser, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-import { answer, eventually, expectError, JsonApiClient, ok, type Resource } from './support/json-api-client.js';
+import { answer, eventually, expectError, JsonApiClient, ok, walkPages, type Resource } from './support/json-api-client.js';
 
 const DATABASE = 'inkwell_test_gateway_request_rules';
 
@@ -101,7 +101,7 @@ describe('bodies that break JSON:API structure, and NUL characters', () => {
     expectError(await post(`/stories/${story.id}/chapters`, { type: 'chapter', attributes: { title: 'Fine', content: 'a\u0000b' } }), 422, 'validation_failed', { pointer: '/data/attributes/content' });
     expectError(await post('/blog-posts', { type: 'blog_post', attributes: { title: 'Post', content: 'Body', tags: ['ok', 'n\u0000ul'] } }), 422, 'validation_failed', { pointer: '/data/attributes/tags/1' });
     expectError(await post(`/users/${reader.id}/private-messages`, { type: 'private_message', attributes: { subject: 'Hi', content: 'x\u0000' } }), 422, 'validation_failed', { pointer: '/data/attributes/content' });
-    const titles = (await client.walk('/users/me/stories?page[size]=100', writer.token)).map((found) => found.attributes.title);
+    const titles = (await walkPages((next) => client.as(writer.token).GET('/users/{id}/stories', { params: { path: { id: 'me' }, query: { 'page[size]': 100 } }, ...next }))).map((found) => found.attributes.title);
     expect(titles.some((title) => String(title).includes('\u0000'))).toBe(false);
   });
 
