@@ -133,6 +133,17 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('states the blog service\'s tag limit and answers a new post with the post, never null', () => {
+    const op = operation('post', '/blog-posts');
+    const name = op.requestBody?.content['application/vnd.api+json']?.schema.$ref.split('/').pop() as string;
+    const body = document.components.schemas[name] as { properties: { data: { properties: { attributes: { properties: Record<string, { description?: string }> } } } } };
+    expect(body.properties.data.properties.attributes.properties.tags?.description).toMatch(/^At most 10 distinct tags of 1–50 characters/);
+    const created = op.responses['201']?.content?.['application/vnd.api+json']?.schema as { properties: { data: Record<string, unknown> } };
+    expect(created.properties.data).toEqual({ $ref: '#/components/schemas/BlogPostResource' });
+    const followed = operation('post', '/users/{id}/following').responses['201']?.content?.['application/vnd.api+json']?.schema as { properties: { data: { oneOf?: unknown[] } } };
+    expect(followed.properties.data.oneOf).toHaveLength(2);
+  });
+
   it('gives every GET its ETag, If-None-Match and the 304 without a body', () => {
     for (const [path, operations] of Object.entries(document.paths)) {
       const get = operations.get;

@@ -1,4 +1,5 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
+import { BLOG_POST_MAX_TAGS, BLOG_TAG_MAX_CHARS } from '@inkwell/limits';
 import { BlogPostSortFieldSchema, SortDirection, type BlogPost, type CreateBlogPostRequestSchema, type ListBlogPostsRequestSchema, type UpdateBlogPostRequestSchema } from '@inkwell/proto/blog';
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
@@ -36,8 +37,20 @@ export const BLOG_POST_SCHEMA = defineResourceSchema({
   relationships: { author: { type: 'user', many: false }, stories: { type: 'story', many: true } },
 });
 
-/** Most tag values a write body may carry before the service's own limit (10 distinct tags) is checked. */
+/**
+ * Most tag values a write body may carry at all: a bound on the input's size. The rule clients
+ * meet is the service's (at most BLOG_POST_MAX_TAGS distinct tags after normalisation), which
+ * the API document states.
+ */
 const MAX_TAG_VALUES = 100;
+
+/** The `tags` attribute of a write: an array of strings, described with the service's limits. */
+const BLOG_POST_TAGS = z
+  .array(z.string({ error: 'must be strings' }), { error: 'must be an array of strings' })
+  .max(MAX_TAG_VALUES, `must have at most ${MAX_TAG_VALUES} values`)
+  .meta({
+    description: `At most ${BLOG_POST_MAX_TAGS} distinct tags of 1–${BLOG_TAG_MAX_CHARS} characters, without commas; each is trimmed, its spaces collapsed and lower-cased, and duplicates are kept once (more is 422 on \`/data/attributes/tags\`).`,
+  });
 
 /**
  * What POST /blog-posts accepts: title and content (required, limits of docs/api/blog.md, "Writing"), tags (an
@@ -49,7 +62,7 @@ export const BLOG_POST_CREATE = defineWriteSpec({
   attributes: {
     title: writeValues.string(),
     content: writeValues.string(),
-    tags: z.array(z.string({ error: 'must be strings' }), { error: 'must be an array of strings' }).max(MAX_TAG_VALUES, `must have at most ${MAX_TAG_VALUES} values`),
+    tags: BLOG_POST_TAGS,
   },
   relationships: { stories: { type: 'story', many: true, id: identifierIds.numeric(), maxItems: 25 } },
   required: ['title', 'content'],
@@ -98,6 +111,13 @@ export const BLOG_POST_SORT_FIELDS = SORT_FIELD.names;
 /** The post of a single-post response, or null when there is none. */
 export function blogPostOf({ blogPost }: { readonly blogPost?: BlogPost }, links: ApiLinks): ResourceObject | null {
   return blogPost === undefined ? null : toBlogPostResource(blogPost, links);
+}
+
+/** The post of a create's answer, which always carries it (a missing one is the service's fault: 500). */
+export function createdBlogPostOf(response: { readonly blogPost?: BlogPost }, links: ApiLinks): ResourceObject {
+  const resource = blogPostOf(response, links);
+  if (resource === null) throw new Error('the blog service answered CreateBlogPost without the post');
+  return resource;
 }
 
 /** The posts of a list response. */

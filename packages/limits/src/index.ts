@@ -21,6 +21,9 @@ export function searchTextTooLong(maxChars: number): string {
   return `The search text is longer than ${maxChars} characters.`;
 }
 
+/** Most distinct tags on one blog post, counted after normalisation (docs/api/blog.md, "Writing"). */
+export const BLOG_POST_MAX_TAGS = 10;
+
 /** Longest blog tag (and site-post tag), in characters after normalisation (docs/api/blog.md). */
 export const BLOG_TAG_MAX_CHARS = 50;
 

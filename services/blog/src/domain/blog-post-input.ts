@@ -1,10 +1,10 @@
-import { BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@inkwell/limits';
+import { BLOG_POST_MAX_TAGS, BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@inkwell/limits';
 /** Longest title in characters (docs/api/blog.md, "The blog_post resource"). */
 export const MAX_TITLE_LENGTH = 200;
 /** Largest content in bytes of UTF-8 (docs/api/blog.md, "The blog_post resource": at most 1 MiB). */
 export const MAX_CONTENT_BYTES = 1024 * 1024;
-/** Most tags on one post. */
-export const MAX_TAGS = 10;
+/** Most distinct tags on one post (shared with the gateway's API document). */
+export const MAX_TAGS = BLOG_POST_MAX_TAGS;
 /** Longest tag (and site-post tag) in characters, after normalisation (shared with the gateway's API document). */
 export const MAX_TAG_LENGTH = BLOG_TAG_MAX_CHARS;
 /** Most stories one post may be tagged with. */
