@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { EgApp } from '../eg/eg.types.js';
 import { DOCS_PATH } from '../jsonapi/error-links.js';
 import { API_ERROR_CODES, type ApiErrorCode } from '../jsonapi/error.mapping.js';
-import { escapeHtml, html, layout, raw, sendPage } from '../pages/html.js';
+import { escapeHtml, html, layout, raw, sendPage } from '../authserver/pages/html.js';
 import type { OpenApiObject } from '../openapi/openapi.document.js';
 
 /** Where GET serves the API document (docs/api/reference.md). */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { insufficientScopeChallenge } from '../http/api-response.js';
 import { toErrorResponse } from '../jsonapi/error.mapping.js';
-import { cursorOwner } from '../lists/cursor-binding.js';
+import { cursorOwner } from '../jsonapi/cursor-binding.js';
 import type { JsonApiDocument } from '../jsonapi/document.builder.js';
 import type { ApiRequest, ApiResponse, RouteDefinition } from '../routing/route.types.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from './idempotency.rules.js';

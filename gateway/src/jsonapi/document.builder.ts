@@ -63,7 +63,7 @@ export interface CollectionLinks {
   readonly last?: string;
 }
 
-/** A collection top-level document: `{ data: [...], included?, links, meta? }` (built by lists/collection.document.ts). */
+/** A collection top-level document: `{ data: [...], included?, links, meta? }` (built by collection.document.ts). */
 export interface CollectionDocument {
   readonly data: readonly ResourceObject[];
   readonly included?: readonly ResourceObject[];

@@ -4,7 +4,7 @@ import { BlogPostSortFieldSchema, SortDirection, type BlogPost, type CreateBlogP
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, wantsField, writeValues, type SparseFieldsets } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, wantsField, writeValues, type SparseFieldsets } from '../jsonapi/index.js';
 import type { BLOG_POST_LIST } from '../routes/blog-posts.routes.js';
 import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';

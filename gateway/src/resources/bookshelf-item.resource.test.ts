@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { BookshelfItemSchema } from '@inkwell/proto/bookshelves';
 import { describe, expect, it } from 'vitest';
-import { parseCreateBody, parseUpdateBody } from '../lists/index.js';
+import { parseCreateBody, parseUpdateBody } from '../jsonapi/index.js';
 import { BOOKSHELF_ITEM_CREATE, BOOKSHELF_ITEM_UPDATE, toBookshelfItemResource } from './bookshelf-item.resource.js';
 
 describe('toBookshelfItemResource', () => {

@@ -1,7 +1,7 @@
 import { AppError } from '@inkwell/errors';
 import type { BookshelfItem } from '@inkwell/proto/bookshelves';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../jsonapi/index.js';
 import { BOOKSHELF_TYPE } from './bookshelf.resource.js';
 import { STORY_TYPE } from './story.resource.js';
 import { timestampToApiDate } from './user.resource.js';

@@ -3,7 +3,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { BookshelfPrivacy, BookshelfSchema } from '@inkwell/proto/bookshelves';
 import { describe, expect, it } from 'vitest';
 import { createApiLinks } from '../jsonapi/api-links.js';
-import { parseCreateBody, parseUpdateBody } from '../lists/index.js';
+import { parseCreateBody, parseUpdateBody } from '../jsonapi/index.js';
 import { BOOKSHELF_WRITE, bookshelfPrivacyToProto, toBookshelfResource } from './bookshelf.resource.js';
 
 const links = createApiLinks('https://api.inkwell.example');

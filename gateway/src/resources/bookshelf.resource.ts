@@ -3,7 +3,7 @@ import { AppError } from '@inkwell/errors';
 import { BookshelfPrivacySchema, type Bookshelf, type CreateBookshelfRequestSchema, type UpdateBookshelfRequestSchema } from '@inkwell/proto/bookshelves';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../jsonapi/index.js';
 import type { BodyOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';
 import { timestampToApiDate } from './user.resource.js';

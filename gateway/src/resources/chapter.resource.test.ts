@@ -3,7 +3,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ChapterSchema } from '@inkwell/proto/stories';
 import { describe, expect, it } from 'vitest';
 import { createApiLinks } from '../jsonapi/api-links.js';
-import { narrowResource } from '../lists/index.js';
+import { narrowResource } from '../jsonapi/index.js';
 import { CHAPTER_SCHEMA, toChapterResource } from './chapter.resource.js';
 
 const links = createApiLinks('https://api.inkwell.example');

@@ -3,7 +3,7 @@ import { AppError } from '@inkwell/errors';
 import type { Chapter, CreateChapterRequestSchema, UpdateChapterRequestSchema } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, wantsField, writeValues, type SparseFieldsets } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, wantsField, writeValues, type SparseFieldsets } from '../jsonapi/index.js';
 import type { BodyOf } from '../routing/route-kinds.js';
 import { timestampToApiDate } from './user.resource.js';
 

@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { CommentSchema } from '@inkwell/proto/stories';
 import { describe, expect, it } from 'vitest';
-import { parseCreateBody } from '../lists/index.js';
+import { parseCreateBody } from '../jsonapi/index.js';
 import { COMMENT_WRITE, toCommentResource } from './comment.resource.js';
 
 describe('toCommentResource', () => {

@@ -1,7 +1,7 @@
 import { AppError } from '@inkwell/errors';
 import type { Comment } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../jsonapi/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of comments. */

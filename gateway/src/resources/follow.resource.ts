@@ -1,6 +1,6 @@
 import type { Follow } from '@inkwell/proto/users';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema } from '../jsonapi/index.js';
 import { timestampToApiDate } from './user.resource.js';
 
 /** The JSON:API type of follows. */

@@ -2,7 +2,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { PrivateMessageSortFieldSchema, SortDirection, type ListPrivateMessagesRequestSchema, type PrivateMessage, type SendPrivateMessageRequestSchema } from '@inkwell/proto/messaging';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, wantsField, type SparseFieldsets } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, wantsField, type SparseFieldsets } from '../jsonapi/index.js';
 import type { PRIVATE_MESSAGE_LIST, SEND_BODY } from '../routes/private-messages.routes.js';
 import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';

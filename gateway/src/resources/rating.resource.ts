@@ -1,6 +1,6 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { RatingValueSchema, type SetStoryRatingRequestSchema } from '@inkwell/proto/stories';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../jsonapi/index.js';
 import type { BodyOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';
 

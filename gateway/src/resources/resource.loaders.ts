@@ -3,7 +3,7 @@ import type { BookshelvesService } from '@inkwell/proto/bookshelves';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { UsersService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import type { ResourceLoaders } from '../lists/index.js';
+import type { ResourceLoaders } from '../jsonapi/index.js';
 import { toBookshelfResource } from './bookshelf.resource.js';
 import { toChapterResource } from './chapter.resource.js';
 import { toStoryResource } from './story.resource.js';

@@ -3,7 +3,7 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ContentRating, StorySchema, StoryStatus } from '@inkwell/proto/stories';
 import { describe, expect, it } from 'vitest';
 import { createApiLinks } from '../jsonapi/api-links.js';
-import { parseCreateBody } from '../lists/index.js';
+import { parseCreateBody } from '../jsonapi/index.js';
 import { STORY_WRITE, storyStatusToProto, toStoryResource } from './story.resource.js';
 
 const links = createApiLinks('https://api.inkwell.example');

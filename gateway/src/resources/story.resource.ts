@@ -15,7 +15,7 @@ import {
 } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type JsonValue, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues, type SortOrder } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues, type SortOrder } from '../jsonapi/index.js';
 import type { STORY_LIST, USER_STORY_LIST } from '../routes/stories.routes.js';
 import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';

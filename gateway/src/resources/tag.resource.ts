@@ -1,7 +1,7 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { SortDirection, TagKindSchema, TagSortFieldSchema, type ListTagsRequestSchema, type Tag } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema } from '../jsonapi/index.js';
 import type { TAG_LIST } from '../routes/tags.routes.js';
 import type { ListQueryOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';

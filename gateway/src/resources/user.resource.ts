@@ -3,7 +3,7 @@ import { AppError } from '@inkwell/errors';
 import type { User } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { apiDate, resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema } from '../lists/index.js';
+import { attributeTypes as at, defineResourceSchema } from '../jsonapi/index.js';
 
 /** The JSON:API type of users. */
 export const USER_TYPE = 'user';

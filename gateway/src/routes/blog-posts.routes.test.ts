@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cursorBinding, parseListQuery, type ListSpec } from '../lists/index.js';
+import { cursorBinding, parseListQuery, type ListSpec } from '../jsonapi/index.js';
 import { BLOG_POST_LIST, USER_BLOG_POST_LIST } from './blog-posts.routes.js';
 
 const parse = (query: string) => parseListQuery(BLOG_POST_LIST, new URLSearchParams(query));

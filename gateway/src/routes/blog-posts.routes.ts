@@ -3,7 +3,7 @@ import { BLOG_QUERY_MAX_CHARS, BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@ink
 import type { BlogService } from '@inkwell/proto/blog';
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, filters, MAX_LIST_VALUES, type DocumentResponder, type FilterKind } from '../lists/index.js';
+import { defineDocumentSpec, defineListSpec, filters, MAX_LIST_VALUES, type DocumentResponder, type FilterKind } from '../jsonapi/index.js';
 import {
   BLOG_POST_CREATE,
   BLOG_POST_SCHEMA,

@@ -1,7 +1,7 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import type { BookshelvesService } from '@inkwell/proto/bookshelves';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../lists/index.js';
+import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
 import { BOOKSHELF_ITEM_CREATE, BOOKSHELF_ITEM_SCHEMA, BOOKSHELF_ITEM_UPDATE, bookshelfItemOf, bookshelfItemsOf } from '../resources/bookshelf-item.resource.js';
 import { BOOKSHELF_SCHEMA, BOOKSHELF_WRITE, bookshelfCreateRequest, bookshelfOf, bookshelvesOf, bookshelfUpdateRequest } from '../resources/bookshelf.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';

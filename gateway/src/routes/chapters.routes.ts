@@ -1,7 +1,7 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../lists/index.js';
+import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
 import { CHAPTER_SCHEMA, CHAPTER_WRITE, chapterCreateRequest, chapterOf, chaptersOf, chapterUpdateRequest, wantsChapterContent } from '../resources/chapter.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseListQuery } from '../lists/index.js';
+import { parseListQuery } from '../jsonapi/index.js';
 import { PRIVATE_MESSAGE_LIST } from './private-messages.routes.js';
 
 const parse = (query: string) => parseListQuery(PRIVATE_MESSAGE_LIST, new URLSearchParams(query));

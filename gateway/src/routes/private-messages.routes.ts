@@ -1,7 +1,7 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import type { MessagingService } from '@inkwell/proto/messaging';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, defineWriteSpec, filters, parseListQuery, writeValues, type DocumentResponder } from '../lists/index.js';
+import { defineDocumentSpec, defineListSpec, defineWriteSpec, filters, parseListQuery, writeValues, type DocumentResponder } from '../jsonapi/index.js';
 import {
   PRIVATE_MESSAGE_SCHEMA,
   PRIVATE_MESSAGE_SORT_FIELDS,

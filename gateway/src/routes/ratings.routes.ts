@@ -1,7 +1,7 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import type { DocumentResponder } from '../lists/index.js';
+import type { DocumentResponder } from '../jsonapi/index.js';
 import { RATING_WRITE, ratingRequest } from '../resources/rating.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
 import type { RouteDefinition } from '../routing/route.types.js';

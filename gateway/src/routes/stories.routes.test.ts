@@ -1,6 +1,6 @@
 import { isAppError } from '@inkwell/errors';
 import { describe, expect, it } from 'vitest';
-import { parseDocumentQuery, parseListQuery } from '../lists/index.js';
+import { parseDocumentQuery, parseListQuery } from '../jsonapi/index.js';
 import { CHAPTER_DOCUMENT, CHAPTER_LIST } from './chapters.routes.js';
 import { STORY_DOCUMENT, STORY_LIST, USER_STORY_LIST } from './stories.routes.js';
 import { TAG_LIST } from './tags.routes.js';

@@ -2,7 +2,7 @@ import type { GrpcClient } from '@inkwell/grpc';
 import { STORY_LIST_EXACT_TOTAL_MAX, STORY_QUERY_MAX_CHARS } from '@inkwell/limits';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, filters, type DocumentResponder } from '../lists/index.js';
+import { defineDocumentSpec, defineListSpec, filters, type DocumentResponder } from '../jsonapi/index.js';
 import { CHAPTER_CONTENT_FIELDS, CHAPTER_SCHEMA } from '../resources/chapter.resource.js';
 import {
   storiesOf,

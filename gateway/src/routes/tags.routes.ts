@@ -1,7 +1,7 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineListSpec, filters, type DocumentResponder } from '../lists/index.js';
+import { defineListSpec, filters, type DocumentResponder } from '../jsonapi/index.js';
 import { TAG_KINDS, TAG_SCHEMA, TAG_SORT_FIELDS, tagListRequest, tagsOf } from '../resources/tag.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
 import type { RouteDefinition } from '../routing/route.types.js';

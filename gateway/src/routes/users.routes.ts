@@ -1,7 +1,7 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import { FollowDirection, type UsersService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, defineWriteSpec, identifierIds, writeValues, type DocumentResponder } from '../lists/index.js';
+import { defineDocumentSpec, defineListSpec, defineWriteSpec, identifierIds, writeValues, type DocumentResponder } from '../jsonapi/index.js';
 import { FOLLOW_SCHEMA, followOf, followsOf } from '../resources/follow.resource.js';
 import { USER_SCHEMA, userOf } from '../resources/user.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';

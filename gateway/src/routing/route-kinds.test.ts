@@ -7,7 +7,7 @@ import { stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiLinks } from '../jsonapi/api-links.js';
 import type { ResourceDocument } from '../jsonapi/document.builder.js';
-import { createDocumentResponder, CursorStore, defineDocumentSpec, defineWriteSpec, writeValues } from '../lists/index.js';
+import { createDocumentResponder, CursorStore, defineDocumentSpec, defineWriteSpec, writeValues } from '../jsonapi/index.js';
 import { BOOKSHELF_WRITE, bookshelfOf, bookshelvesOf } from '../resources/bookshelf.resource.js';
 import { USER_SCHEMA, userOf } from '../resources/user.resource.js';
 import { BOOKSHELF_DOCUMENT, BOOKSHELF_LIST } from '../routes/bookshelves.routes.js';

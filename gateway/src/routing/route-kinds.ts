@@ -17,8 +17,8 @@ import {
   type NumberedPaginationSpec,
   type WriteBody,
   type WriteSpec,
-} from '../lists/index.js';
-import type { AttributeWriteSpecs, RelationshipWriteSpecs } from '../lists/write-body.parser.js';
+} from '../jsonapi/index.js';
+import type { AttributeWriteSpecs, RelationshipWriteSpecs } from '../jsonapi/write-body.parser.js';
 import type { ApiRequest, PathParams, RouteDefinition, RouteDoc } from './route.types.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { CallerContext } from '@inkwell/grpc';
 import type { JsonApiDocument } from '../jsonapi/document.builder.js';
 import type { ApiErrorCode } from '../jsonapi/error.mapping.js';
-import type { DocumentSpec } from '../lists/list-spec.js';
-import type { WriteSpec } from '../lists/write-body.parser.js';
+import type { DocumentSpec } from '../jsonapi/list-spec.js';
+import type { WriteSpec } from '../jsonapi/write-body.parser.js';
 
 /** The OAuth scopes of docs/api/accounts.md, "Scopes". */
 export type Scope =

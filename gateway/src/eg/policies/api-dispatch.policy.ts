@@ -2,15 +2,15 @@ import type { ServerResponse } from 'node:http';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
-import { sendValidatedJsonApi } from '../cache/etag.js';
-import { sendApiError, sendJsonApi } from '../http/api-response.js';
-import { readJsonBody } from '../http/json-body.reader.js';
-import { requestState, type GatewayRequest } from '../http/request-state.js';
-import type { ApiLinks } from '../jsonapi/api-links.js';
-import { errorDocument } from '../jsonapi/error.mapping.js';
-import { isMe, type CompiledRoute, type RouteTable } from '../routing/route-table.js';
-import type { ApiRequest, HttpMethod, QueryParams } from '../routing/route.types.js';
-import type { EgPolicy } from '../eg/eg.types.js';
+import { sendValidatedJsonApi } from '../../cache/etag.js';
+import { sendApiError, sendJsonApi } from '../../http/api-response.js';
+import { readJsonBody } from '../../http/json-body.reader.js';
+import { requestState, type GatewayRequest } from '../../http/request-state.js';
+import type { ApiLinks } from '../../jsonapi/api-links.js';
+import { errorDocument } from '../../jsonapi/error.mapping.js';
+import { isMe, type CompiledRoute, type RouteTable } from '../../routing/route-table.js';
+import type { ApiRequest, HttpMethod, QueryParams } from '../../routing/route.types.js';
+import type { EgPolicy } from '../eg.types.js';
 
 /** Dependencies of the api-dispatch policy. */
 export interface ApiDispatchDeps {

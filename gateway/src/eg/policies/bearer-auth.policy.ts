@@ -1,10 +1,10 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { bearerToken } from '../auth/bearer-token.js';
-import { clientAddress } from '../auth/client-address.js';
-import type { AccessTokenResolver, ResolvedToken } from '../auth/access-token.resolver.js';
-import type { EgPolicy } from '../eg/eg.types.js';
-import { requestState, type GatewayRequest, type RequestState } from '../http/request-state.js';
-import type { FixedWindowLimiter, RateLimitWindow } from '../ratelimit/fixed-window.limiter.js';
+import { bearerToken } from '../../auth/bearer-token.js';
+import { clientAddress } from '../../auth/client-address.js';
+import type { AccessTokenResolver, ResolvedToken } from '../../auth/access-token.resolver.js';
+import type { EgPolicy } from '../eg.types.js';
+import { requestState, type GatewayRequest, type RequestState } from '../../http/request-state.js';
+import type { FixedWindowLimiter, RateLimitWindow } from '../../ratelimit/fixed-window.limiter.js';
 
 /** Dependencies of the bearer-auth policy. */
 export interface BearerAuthDeps {

@@ -3,7 +3,7 @@ import { TOKEN_PREFIXES } from '@inkwell/auth-tokens';
 import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
-import type { EgApp } from '../eg/eg.types.js';
+import type { EgApp } from '../../eg/eg.types.js';
 import { methodNotAllowed } from './authorize.routes.js';
 import { authenticateClient } from './client-authentication.js';
 import { OAuthFailure, readOAuthForm, sendOAuthJson } from './oauth-response.js';

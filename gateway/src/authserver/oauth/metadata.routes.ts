@@ -1,5 +1,5 @@
 import { SCOPE_NAMES } from '@inkwell/auth-tokens';
-import type { EgApp } from '../eg/eg.types.js';
+import type { EgApp } from '../../eg/eg.types.js';
 
 /**
  * The authorization server metadata of RFC 8414, served at

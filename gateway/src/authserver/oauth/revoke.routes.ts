@@ -3,7 +3,7 @@ import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import type { UsersService } from '@inkwell/proto/users';
-import type { EgApp } from '../eg/eg.types.js';
+import type { EgApp } from '../../eg/eg.types.js';
 import { methodNotAllowed } from './authorize.routes.js';
 import { authenticateClient } from './client-authentication.js';
 import { OAuthFailure, readOAuthForm, sendOAuthJson } from './oauth-response.js';

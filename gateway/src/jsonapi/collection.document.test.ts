@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resourceObject } from '../jsonapi/document.builder.js';
+import { resourceObject } from './document.builder.js';
 import { collectionDocument, cursorLinks, numberedPageLinks, replaceQueryParameters } from './collection.document.js';
 
 const base = 'https://api.example/api/v1/stories';

@@ -1,4 +1,4 @@
-import type { CollectionDocument, CollectionLinks, JsonValue, ResourceObject } from '../jsonapi/document.builder.js';
+import type { CollectionDocument, CollectionLinks, JsonValue, ResourceObject } from './document.builder.js';
 
 /**
  * `url` with the query parameters named in `changes` replaced: each occurrence of such a

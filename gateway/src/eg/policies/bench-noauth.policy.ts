@@ -1,6 +1,6 @@
-import type { EgPolicy } from '../eg/eg.types.js';
-import { sendJsonApi } from '../http/api-response.js';
-import { errorDocument } from '../jsonapi/error.mapping.js';
+import type { EgPolicy } from '../eg.types.js';
+import { sendJsonApi } from '../../http/api-response.js';
+import { errorDocument } from '../../jsonapi/error.mapping.js';
 
 /** The path prefix of the unauthenticated copy of the API used by the benchmark. */
 export const BENCH_NOAUTH_PREFIX = '/bench-noauth';

@@ -1,13 +1,13 @@
 import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { UsersService } from '@inkwell/proto/users';
-import { clientAddress } from '../auth/client-address.js';
-import type { EgApp } from '../eg/eg.types.js';
-import type { GatewayRequest } from '../http/request-state.js';
+import { clientAddress } from '../../auth/client-address.js';
+import type { EgApp } from '../../eg/eg.types.js';
+import type { GatewayRequest } from '../../http/request-state.js';
 import { html, layout, sendPage, sendRedirect, type SafeHtml } from './html.js';
 import type { PageContext } from './page-context.js';
-import type { CredentialThrottle } from '../ratelimit/credential.throttle.js';
-import type { RateLimitWindow } from '../ratelimit/fixed-window.limiter.js';
+import type { CredentialThrottle } from '../../ratelimit/credential.throttle.js';
+import type { RateLimitWindow } from '../../ratelimit/fixed-window.limiter.js';
 import { safeReturnTo } from './return-to.js';
 
 /** What the account pages need. */

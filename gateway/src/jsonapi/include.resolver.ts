@@ -1,5 +1,5 @@
 import type { CallerContext } from '@inkwell/grpc';
-import type { ResourceIdentifier, ResourceObject } from '../jsonapi/document.builder.js';
+import type { ResourceIdentifier, ResourceObject } from './document.builder.js';
 import type { IncludeTree, SparseFieldsets } from './include-fields.parser.js';
 import type { DocumentQuery } from './list-query.parser.js';
 import type { ResourceSchemas } from './resource-schema.js';

@@ -1,7 +1,7 @@
 import { isAppError } from '@inkwell/errors';
 import { describe, expect, it } from 'vitest';
 import { STORY } from '../../test/fixtures/list-schemas.fixture.js';
-import { toErrorResponse } from '../jsonapi/error.mapping.js';
+import { toErrorResponse } from './error.mapping.js';
 import { defineWriteSpec, parseCreateBody, parseUpdateBody } from './write-body.parser.js';
 import { identifierIds, writeValues } from './write-values.js';
 

@@ -1,4 +1,4 @@
-import type { EgApp } from '../eg/eg.types.js';
+import type { EgApp } from '../../eg/eg.types.js';
 import { html, layout, sendPage } from './html.js';
 import { queryParam } from './signin.page.js';
 

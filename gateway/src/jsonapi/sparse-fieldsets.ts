@@ -1,4 +1,4 @@
-import type { ResourceObject } from '../jsonapi/document.builder.js';
+import type { ResourceObject } from './document.builder.js';
 import type { SparseFieldsets } from './include-fields.parser.js';
 import type { ResourceSchema } from './resource-schema.js';
 

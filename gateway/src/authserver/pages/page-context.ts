@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { isAppError, ErrorCode } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
-import type { GatewayRequest } from '../http/request-state.js';
+import type { GatewayRequest } from '../../http/request-state.js';
 import { readFormBody, FormBodyError } from './form-body.reader.js';
 import { html, layout, sendPage } from './html.js';
 import { pageCookie, readCookie, sessionCookie, SESSION_COOKIE, type CookiePolicy } from './session.cookie.js';

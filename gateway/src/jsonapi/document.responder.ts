@@ -1,4 +1,4 @@
-import { resourceDocument, type JsonValue, type ResourceObject } from '../jsonapi/document.builder.js';
+import { resourceDocument, type JsonValue, type ResourceObject } from './document.builder.js';
 import type { ApiRequest, ApiResponse } from '../routing/route.types.js';
 import { collectionDocument, cursorLinks, numberedPageLinks } from './collection.document.js';
 import { cursorBinding } from './cursor-binding.js';

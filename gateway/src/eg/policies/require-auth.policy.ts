@@ -1,7 +1,7 @@
 import type { Logger } from '@inkwell/logging';
-import type { EgPolicy } from '../eg/eg.types.js';
-import { sendApiError } from '../http/api-response.js';
-import { requestState } from '../http/request-state.js';
+import type { EgPolicy } from '../eg.types.js';
+import { sendApiError } from '../../http/api-response.js';
+import { requestState } from '../../http/request-state.js';
 
 /**
  * Answers the requests bearer-auth found without a valid token (docs/api/auth.md, "The token check on API requests": every API call

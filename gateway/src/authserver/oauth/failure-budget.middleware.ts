@@ -1,6 +1,6 @@
-import { clientAddress } from '../auth/client-address.js';
-import type { Middleware } from '../eg/eg.types.js';
-import type { CredentialThrottle } from '../ratelimit/credential.throttle.js';
+import { clientAddress } from '../../auth/client-address.js';
+import type { Middleware } from '../../eg/eg.types.js';
+import type { CredentialThrottle } from '../../ratelimit/credential.throttle.js';
 import { sendOAuthJson } from './oauth-response.js';
 
 /** The OAuth endpoints that take client credentials, codes or tokens. */

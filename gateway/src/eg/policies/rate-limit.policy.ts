@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '@inkwell/logging';
 import type { Counter } from 'prom-client';
-import type { EgPolicy } from '../eg/eg.types.js';
-import { sendJsonApi } from '../http/api-response.js';
-import { requestState } from '../http/request-state.js';
-import { errorDocument } from '../jsonapi/error.mapping.js';
-import type { FixedWindowLimiter, RateLimitWindow } from '../ratelimit/fixed-window.limiter.js';
+import type { EgPolicy } from '../eg.types.js';
+import { sendJsonApi } from '../../http/api-response.js';
+import { requestState } from '../../http/request-state.js';
+import { errorDocument } from '../../jsonapi/error.mapping.js';
+import type { FixedWindowLimiter, RateLimitWindow } from '../../ratelimit/fixed-window.limiter.js';
 
 /** Dependencies of the rate-limit policy. */
 export interface RateLimitDeps {

@@ -1,4 +1,4 @@
-import type { ResourceObject } from '../jsonapi/document.builder.js';
+import type { ResourceObject } from './document.builder.js';
 import { describe, expect, it } from 'vitest';
 import { CHAPTER_DOCUMENT, STORY_LIST, makeChapter, makeStory, makeTag, makeUser } from '../../test/fixtures/list-schemas.fixture.js';
 import { resolveIncludes, type ResourceLoaders } from './include.resolver.js';
