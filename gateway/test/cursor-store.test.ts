@@ -3,7 +3,7 @@ import { isAppError } from '@inkwell/errors';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { eventually, stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentResponder, CursorStore, parseDocumentQuery, parseListQuery } from '../src/lists/index.js';
+import { createDocumentResponder, CursorStore, parseDocumentQuery, parseListQuery } from '../src/jsonapi/index.js';
 import type { ApiRequest } from '../src/routing/route.types.js';
 import { CHAPTER_DOCUMENT, MESSAGE_LIST, STORY_LIST, makeChapter, makeStory, makeUser } from './fixtures/list-schemas.fixture.js';
 
