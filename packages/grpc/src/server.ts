@@ -272,11 +272,30 @@ export class GrpcServer {
     const code = status[grpcStatus.code];
     if (grpcStatus.internal || grpcStatus.code === status.INTERNAL) {
       logger.error({ code, durationMs, err: outcome.error }, 'grpc call failed');
+    } else if (isAppError(outcome.error) && REFUSALS.has(outcome.error.code)) {
+      // The answer to the caller's own request (a 4xx at the edge): no fault here, no stack trace.
+      logger.info({ code, durationMs, reason: outcome.error.message }, 'grpc call refused');
     } else {
       logger.warn({ code, durationMs, err: outcome.error }, 'grpc call failed');
     }
   }
 }
+
+/**
+ * Error codes that refuse the caller's request (what the gateway answers with a 4xx): logged at
+ * info without a stack. UNAVAILABLE, DEADLINE_EXCEEDED and the like remain warnings.
+ */
+const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  ErrorCode.INVALID_ARGUMENT,
+  ErrorCode.NOT_FOUND,
+  ErrorCode.ALREADY_EXISTS,
+  ErrorCode.PERMISSION_DENIED,
+  ErrorCode.UNAUTHENTICATED,
+  ErrorCode.FAILED_PRECONDITION,
+  ErrorCode.ABORTED,
+  ErrorCode.OUT_OF_RANGE,
+  ErrorCode.RESOURCE_EXHAUSTED,
+]);
 
 /** Creates a GrpcServer; add services, then `listen`. */
 export function createGrpcServer(options: GrpcServerOptions): GrpcServer {

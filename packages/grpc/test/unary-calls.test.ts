@@ -38,6 +38,9 @@ function grpcStatusOf(error: AppError): number {
   return (error.cause as ServiceError).code;
 }
 
+/** The codes a service answers to refuse a caller's request (a 4xx at the edge): logged at info. */
+const REFUSED_CODES = new Set<string>(['INVALID_ARGUMENT', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'RESOURCE_EXHAUSTED']);
+
 describe('unary calls', () => {
   it('round-trips a request and a response, with plain init objects on both sides', async () => {
     const joined = new Date('2024-03-01T10:00:00Z');
@@ -108,9 +111,13 @@ describe('unary calls', () => {
     expect(error.code).toBe(code);
     expect(error.message).toBe(`It went wrong: ${code} (ünïcode)`);
     expect(error.details).toEqual(details);
-    const failure = testServer.lines.find((line) => line.msg === 'grpc call failed');
-    expect(failure?.level).toBe(code === ErrorCode.INTERNAL ? 'error' : 'warn');
-    expect(failure?.fields).toMatchObject({ code, requestId: `req-${code}` });
+    const refused = REFUSED_CODES.has(code);
+    const line = testServer.lines.find((entry) => entry.msg === (refused ? 'grpc call refused' : 'grpc call failed'));
+    expect(line?.level).toBe(code === ErrorCode.INTERNAL ? 'error' : refused ? 'info' : 'warn');
+    expect(line?.fields).toMatchObject({ code, requestId: `req-${code}` });
+    // A refusal is the caller's answer, not a fault: its line carries the reason, never a stack.
+    if (refused) expect(line?.fields).toMatchObject({ reason: `It went wrong: ${code} (ünïcode)` });
+    if (refused) expect(line?.fields.err).toBeUndefined();
   });
 
   it('sends a thrown non-AppError as INTERNAL "internal error" and logs the cause at error level', async () => {
