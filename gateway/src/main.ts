@@ -74,7 +74,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
     gatewayRoutes: [
       (app) => {
         installFinalHandler(app, createFinalHandler(logger));
-        app.use(createRequestContext({ logger, metrics }));
+        app.use(createRequestContext({ logger, metrics, draining: () => readiness.isDraining() }));
         app.get('/healthz', health.healthz);
         app.get('/readyz', health.readyz);
         app.get('/metrics', health.metrics);

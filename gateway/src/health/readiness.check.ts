@@ -18,6 +18,8 @@ export interface ReadinessCheck {
   status(): ReadinessResult;
   /** From now on report not ready (graceful shutdown: load balancers stop sending traffic). */
   drain(): void;
+  /** Whether `drain()` was called (cheap: for every request). */
+  isDraining(): boolean;
 }
 
 /**
@@ -37,6 +39,9 @@ export function createReadinessCheck(monitor: DependencyMonitor): ReadinessCheck
     },
     drain() {
       draining = true;
+    },
+    isDraining() {
+      return draining;
     },
   };
 }

@@ -19,6 +19,8 @@ interface AccessLogLine {
 export interface RequestContextDeps {
   readonly logger: Logger;
   readonly metrics: HttpMetrics;
+  /** True once the process is shutting down: every answer then closes its connection. */
+  readonly draining?: () => boolean;
 }
 
 /**
@@ -27,9 +29,12 @@ export interface RequestContextDeps {
  * every response, creates the RequestState with the anonymous caller, and when the response is
  * done writes one access log line (request id, method, route pattern, status, duration in ms;
  * no URL, no headers, so no tokens) and records the metrics. A response the client abandoned
- * before it was complete is logged with `aborted: true`.
+ * before it was complete is logged with `aborted: true`. While the gateway drains, every answer
+ * carries `Connection: close`, so keep-alive clients take their next request to another gateway
+ * instead of having it cut off when the grace period ends (docs/api/foundation.md, "Readiness and
+ * backend outages").
  */
-export function createRequestContext({ logger, metrics }: RequestContextDeps): (req: GatewayRequest, res: ServerResponse, next: () => void) => void {
+export function createRequestContext({ logger, metrics, draining }: RequestContextDeps): (req: GatewayRequest, res: ServerResponse, next: () => void) => void {
   return (req, res, next) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     const state: RequestState = {
@@ -45,6 +50,7 @@ export function createRequestContext({ logger, metrics }: RequestContextDeps): (
     };
     req.inkwell = state;
     res.setHeader('X-Request-Id', requestId);
+    if (draining?.() === true) res.setHeader('Connection', 'close');
     res.once('close', () => {
       const durationMs = performance.now() - state.startedAt;
       const method = req.method ?? 'UNKNOWN';
