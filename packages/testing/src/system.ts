@@ -95,13 +95,20 @@ export interface RunningSystem {
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const keys = await KeyRing.load(join(repoRoot(), '.stack', 'keys'));
+  const isolated = options.ports === 'free' ? isolation() : {};
   const stackEnv: Record<string, string> = {
     DATABASE_URL: options.stack.databaseUrl,
     REDIS_URL: options.stack.redisUrl,
     KAFKA_BROKERS: options.stack.kafkaBrokers.join(','),
     OPENSEARCH_URL: options.stack.opensearchUrl,
-    ...(options.ports === 'free' ? isolation() : {}),
+    ...isolated,
     ...options.env,
+  };
+  // The story index this system built under its own prefix goes with it (the node is shared).
+  const ownIndexPrefix = isolated.OPENSEARCH_INDEX_PREFIX !== undefined && stackEnv.OPENSEARCH_INDEX_PREFIX === isolated.OPENSEARCH_INDEX_PREFIX ? isolated.OPENSEARCH_INDEX_PREFIX : undefined;
+  const stopSystem = async (): Promise<void> => {
+    await stopAll(started);
+    if (ownIndexPrefix !== undefined) await dropIndices(options.stack.opensearchUrl, ownIndexPrefix);
   };
   const databases = await provisionServiceRoles(options.stack.databaseUrl, SERVICES);
   const started: RunningProcess[] = [];
@@ -151,12 +158,17 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       kafkaNamespace: stackEnv.KAFKA_NAMESPACE ?? '',
       opensearchIndexPrefix: stackEnv.OPENSEARCH_INDEX_PREFIX ?? '',
       keys,
-      stop: () => stopAll(started),
+      stop: stopSystem,
     };
   } catch (error) {
-    await stopAll(started);
+    await stopSystem();
     throw error;
   }
+}
+
+/** Deletes the indices named `<prefix>…` on the node (best effort: a node that is down keeps them). */
+async function dropIndices(opensearchUrl: string, prefix: string): Promise<void> {
+  await fetch(`${opensearchUrl}/${encodeURIComponent(prefix)}*`, { method: 'DELETE', signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
 }
 
 /** One gRPC health check of the service at `address`, on a client of its own. */
