@@ -34,7 +34,7 @@ export interface ResourceResponseOptions {
  * applies `fields` (heavy fields opt-in) to primary and included resources, stores cursors and
  * builds the links of docs/api/foundation.md, "Documents" and docs/api/lists.md, "Cursor pagination". One instance per gateway, shared by every route.
  *
- * A cursor list handler, in full:
+ * Every cursor list runs through `route.list` (routing/route-kinds.ts), which does, in full:
  * ```ts
  * const query = parseListQuery(STORY_LIST, request.query);
  * const position = await documents.cursorStart(request, query);          // 400 invalid_cursor
