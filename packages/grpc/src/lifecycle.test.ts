@@ -1,6 +1,6 @@
 import { createLogger } from '@inkwell/logging';
 import { describe, expect, it } from 'vitest';
-import { shutdownOnSignals, type Closer } from './lifecycle.js';
+import { serviceClosers, shutdownOnSignals, type Closer, type StandardParts } from './lifecycle.js';
 
 const logger = createLogger('lifecycle-test');
 
@@ -34,6 +34,44 @@ describe('shutdownOnSignals', () => {
     const { closed, exits, shutdown } = recorded((closed) => [{ name: 'stuck', close: () => new Promise<void>(() => {}) }, step(closed, 'pool')], 50);
     await shutdown.run('SIGTERM');
     expect(closed).toEqual([]);
+    expect(exits).toEqual([1]);
+  });
+});
+
+/** Standard parts that record their closing under the names the log gives them; `failing` rejects instead. */
+function recordingParts(closed: string[], failing?: string): StandardParts {
+  const close = (name: string) => async () => {
+    if (name === failing) throw new Error('broken');
+    closed.push(name);
+  };
+  return {
+    server: { shutdown: async (graceMs?: number) => void closed.push(`grpc server (${graceMs} ms)`) },
+    events: { stop: close('kafka work') },
+    metricsServer: { close: close('metrics server') },
+    eventMetrics: { close: close('event metrics') },
+    pool: { end: close('database pool') },
+  };
+}
+
+describe('serviceClosers', () => {
+  it('stops serving first with 5 s for in-flight calls, closes the pool last but for what comes after it, and puts each extra where it says', async () => {
+    const { closed, exits, shutdown } = recorded((closed) =>
+      serviceClosers(recordingParts(closed), {
+        beforeServer: [step(closed, 'timer')],
+        afterEventWork: [step(closed, 'search client')],
+        beforePool: [step(closed, 'redis')],
+        afterPool: [step(closed, 'workers')],
+      }),
+    );
+    await shutdown.run('SIGTERM');
+    expect(closed).toEqual(['timer', 'grpc server (5000 ms)', 'kafka work', 'search client', 'metrics server', 'event metrics', 'redis', 'database pool', 'workers']);
+    expect(exits).toEqual([0]);
+  });
+
+  it('still closes the rest when a standard part fails', async () => {
+    const { closed, exits, shutdown } = recorded((closed) => serviceClosers(recordingParts(closed, 'kafka work')));
+    await shutdown.run('SIGTERM');
+    expect(closed).toEqual(['grpc server (5000 ms)', 'metrics server', 'event metrics', 'database pool']);
     expect(exits).toEqual([1]);
   });
 });

@@ -1,4 +1,6 @@
 import type { Logger } from '@inkwell/logging';
+import type { MetricsServer } from './metrics.js';
+import type { GrpcServer } from './server.js';
 
 /** One thing a service closes when it shuts down. */
 export interface Closer {
@@ -67,4 +69,50 @@ export function shutdownOnSignals(options: ShutdownOptions): Shutdown {
   }
   for (const signal of options.signals ?? ['SIGTERM', 'SIGINT']) process.on(signal, () => void run(signal));
   return { run };
+}
+
+/** How long in-flight calls get once the server stops serving (docs/api/foundation.md, "Service start-up and readiness"). */
+const SERVER_GRACE_MS = 5_000;
+
+/** What every service closes when it shuts down. */
+export interface StandardParts {
+  server: Pick<GrpcServer, 'shutdown'>;
+  /** The service's Kafka work (`startEventWork` of @inkwell/events): its consumers and relay. */
+  events: { stop(): Promise<unknown> };
+  metricsServer: Pick<MetricsServer, 'close'>;
+  /** The outbox and consumer-group gauges (`registerEventMetrics` of @inkwell/events). */
+  eventMetrics: { close(): Promise<unknown> };
+  /** The service's Postgres pool. */
+  pool: { end(): Promise<unknown> };
+}
+
+/** What a service closes besides its {@link StandardParts}, by where it goes in the sequence. */
+export interface ExtraClosers {
+  /** Before the server stops, e.g. timers that would otherwise fire while the rest closes. */
+  beforeServer?: readonly Closer[];
+  /** Right after the Kafka work stopped, e.g. what only its consumers used. */
+  afterEventWork?: readonly Closer[];
+  /** After the metrics, before the pool: the other stores and clients. */
+  beforePool?: readonly Closer[];
+  /** After the pool, e.g. process-wide workers. */
+  afterPool?: readonly Closer[];
+}
+
+/**
+ * The closers of a service for {@link shutdownOnSignals}, in the documented order: the gRPC
+ * server first (in-flight calls get 5 s), then the Kafka work, the metrics, the stores, and the
+ * pool; `extras` go where they say.
+ */
+export function serviceClosers(parts: StandardParts, extras: ExtraClosers = {}): Closer[] {
+  return [
+    ...(extras.beforeServer ?? []),
+    { name: 'grpc server', close: () => parts.server.shutdown(SERVER_GRACE_MS) },
+    { name: 'kafka work', close: () => parts.events.stop() },
+    ...(extras.afterEventWork ?? []),
+    { name: 'metrics server', close: () => parts.metricsServer.close() },
+    { name: 'event metrics', close: () => parts.eventMetrics.close() },
+    ...(extras.beforePool ?? []),
+    { name: 'database pool', close: () => parts.pool.end() },
+    ...(extras.afterPool ?? []),
+  ];
 }

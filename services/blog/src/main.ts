@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
 import { createKafka, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
-import { createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
+import { createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { Topics } from '@inkwell/proto/topics';
@@ -50,15 +50,13 @@ async function main(): Promise<void> {
 
   shutdownOnSignals({
     logger,
-    closers: [
-      { name: 'grpc server', close: () => server.shutdown(5_000) },
-      { name: 'kafka work', close: () => events.stop() },
-      { name: 'metrics server', close: () => metricsServer.close() },
-      { name: 'event metrics', close: () => eventMetrics.close() },
-      { name: 'redis', close: () => redis.quit().catch(() => redis.disconnect()) },
-      { name: 'database pool', close: () => pool.end() },
-      { name: 'markdown workers', close: () => closeMarkdown() },
-    ],
+    closers: serviceClosers(
+      { server, events, metricsServer, eventMetrics, pool },
+      {
+        beforePool: [{ name: 'redis', close: () => redis.quit().catch(() => redis.disconnect()) }],
+        afterPool: [{ name: 'markdown workers', close: () => closeMarkdown() }],
+      },
+    ),
   });
 }
 

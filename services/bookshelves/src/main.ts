@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings } from '@inkwell/config';
 import { createKafka, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
@@ -54,14 +54,10 @@ async function main(): Promise<void> {
 
   shutdownOnSignals({
     logger,
-    closers: [
-      { name: 'grpc server', close: () => server.shutdown(5_000) },
-      { name: 'kafka work', close: () => events.stop() },
-      { name: 'metrics server', close: () => metricsServer.close() },
-      { name: 'event metrics', close: () => eventMetrics.close() },
-      { name: 'stories client', close: () => storiesClient.close() },
-      { name: 'database pool', close: () => pool.end() },
-    ],
+    closers: serviceClosers(
+      { server, events, metricsServer, eventMetrics, pool },
+      { beforePool: [{ name: 'stories client', close: () => storiesClient.close() }] },
+    ),
   });
 }
 

@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings } from '@inkwell/config';
 import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrateSchema } from '@inkwell/pg';
@@ -43,15 +43,13 @@ async function main(): Promise<void> {
 
   shutdownOnSignals({
     logger,
-    closers: [
-      { name: 'grpc server', close: () => server.shutdown(5_000) },
-      { name: 'kafka work', close: () => events.stop() },
-      { name: 'metrics server', close: () => metricsServer.close() },
-      { name: 'event metrics', close: () => eventMetrics.close() },
-      { name: 'users client', close: () => usersClient.close() },
-      { name: 'database pool', close: () => pool.end() },
-      { name: 'markdown workers', close: () => closeMarkdown() },
-    ],
+    closers: serviceClosers(
+      { server, events, metricsServer, eventMetrics, pool },
+      {
+        beforePool: [{ name: 'users client', close: () => usersClient.close() }],
+        afterPool: [{ name: 'markdown workers', close: () => closeMarkdown() }],
+      },
+    ),
   });
 }
 

@@ -1,6 +1,6 @@
 import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
 import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, retryUntilDone, startEventWork } from '@inkwell/events';
-import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
+import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrateSchema } from '@inkwell/pg';
@@ -102,17 +102,18 @@ async function main(): Promise<void> {
 
   shutdownOnSignals({
     logger,
-    closers: [
-      { name: 'grpc server', close: () => server.shutdown(5_000) },
-      { name: 'kafka work', close: () => events.stop() },
-      { name: 'search index build', close: () => building.abort() },
-      { name: 'opensearch', close: () => opensearch.close() },
-      { name: 'metrics server', close: () => metricsServer.close() },
-      { name: 'event metrics', close: () => eventMetrics.close() },
-      { name: 'redis', close: () => redis.disconnect() },
-      { name: 'database pool', close: () => pool.end() },
-      { name: 'markdown workers', close: () => closeMarkdown() },
-    ],
+    closers: serviceClosers(
+      { server, events, metricsServer, eventMetrics, pool },
+      {
+        // The story index consumer uses OpenSearch until the Kafka work has stopped.
+        afterEventWork: [
+          { name: 'search index build', close: () => building.abort() },
+          { name: 'opensearch', close: () => opensearch.close() },
+        ],
+        beforePool: [{ name: 'redis', close: () => redis.disconnect() }],
+        afterPool: [{ name: 'markdown workers', close: () => closeMarkdown() }],
+      },
+    ),
   });
 }
 

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
 import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
-import { createInternalAuth, createMetricsRegistry, serveMetrics, shutdownOnSignals } from '@inkwell/grpc';
+import { createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
 import { closeMarkdown, configureMarkdown } from '@inkwell/markdown';
 import { createPool, migrateSchema } from '@inkwell/pg';
@@ -63,16 +63,14 @@ async function main(): Promise<void> {
 
   shutdownOnSignals({
     logger,
-    closers: [
-      { name: 'sign-in counter pruning', close: () => clearInterval(prune) },
-      { name: 'grpc server', close: () => server.shutdown(5_000) },
-      { name: 'kafka work', close: () => events.stop() },
-      { name: 'metrics server', close: () => metricsServer.close() },
-      { name: 'event metrics', close: () => eventMetrics.close() },
-      { name: 'redis', close: () => redis.disconnect() },
-      { name: 'database pool', close: () => pool.end() },
-      { name: 'markdown workers', close: () => closeMarkdown() },
-    ],
+    closers: serviceClosers(
+      { server, events, metricsServer, eventMetrics, pool },
+      {
+        beforeServer: [{ name: 'sign-in counter pruning', close: () => clearInterval(prune) }],
+        beforePool: [{ name: 'redis', close: () => redis.disconnect() }],
+        afterPool: [{ name: 'markdown workers', close: () => closeMarkdown() }],
+      },
+    ),
   });
 }
 
