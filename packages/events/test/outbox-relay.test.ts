@@ -3,7 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appendEvent, OutboxRelay } from '../src/index.js';
-import { deleteTestTopics, logger, newSchema, newTopic, recordTopic, sleep, testKafka, waitFor } from './support.js';
+import { deleteTestTopics, logger, newSchema, newTopic, recordTopic, testKafka, waitFor } from './support.js';
 
 let kafka: Kafka;
 let pool: pg.Pool;
@@ -73,8 +73,12 @@ describe('OutboxRelay', () => {
   it('is woken by the commit itself, not by its polling interval', async () => {
     const topic = await newTopic(kafka);
     const records = await record(topic);
+    // The primer is in the outbox before the relay starts, so the relay's first poll sends it;
+    // once it is on Kafka that poll is past its read, and with a minute between polls only a
+    // notification can make the relay read the outbox again in time.
+    const primerId = await appendEvent(pool, { topic, key: '8', payload: viewed(8) });
     await startRelay({ intervalMs: 60_000 });
-    await sleep(200); // let the first (empty) poll pass, so only a notification can wake the relay
+    await waitFor('the primer on Kafka', () => records.some((r) => r.envelope.eventId === primerId));
 
     const committedAt = Date.now();
     const eventId = await withTransaction(pool, (client) => appendEvent(client, { topic, key: '9', payload: viewed(9) }));
