@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kafkaClientConfig } from './kafka.js';
+import { recordingLogger } from '../test/support.js';
+import { createKafka, kafkaClientConfig } from './kafka.js';
 
 describe('kafkaClientConfig', () => {
   it('connects in plaintext without authentication when nothing is configured (local dev)', () => {
@@ -20,5 +21,23 @@ describe('kafkaClientConfig', () => {
         sasl: { mechanism, username: 'inkwell-stories', password: 'pw' },
       });
     }
+  });
+});
+
+describe('createKafka logs', () => {
+  it('logs a consumer crash over a lost broker as one warning, and any other crash as an error', () => {
+    const { logger, lines } = recordingLogger();
+    const kafkajs = createKafka({ brokers: 'a:9092', clientId: 'c', logger }).logger();
+    const lostBroker = 'Crash: KafkaJSNumberOfRetriesExceeded: Connection error: connect ECONNREFUSED 127.0.0.1:9092';
+    const refused = 'Crash: KafkaJSProtocolError: Not authorized to access group';
+
+    kafkajs.error(lostBroker, { groupId: 'g', stack: 'a trace' });
+    kafkajs.error('Restarting the consumer in 1874ms', { groupId: 'g' });
+    kafkajs.error(refused, { groupId: 'g' });
+
+    expect(lines.filter((line) => line.level !== 'debug')).toEqual([
+      { level: 'warn', msg: lostBroker },
+      { level: 'error', msg: refused },
+    ]);
   });
 });

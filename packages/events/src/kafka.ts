@@ -1,5 +1,5 @@
 import type { Logger } from '@inkwell/logging';
-import { Kafka, logLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type ISocketFactory, type KafkaConfig, type LogEntry, type RetryOptions } from 'kafkajs';
 
 /** Options of `createKafka`. */
 export interface KafkaOptions {
@@ -18,6 +18,11 @@ export interface KafkaOptions {
   ssl?: { ca?: string };
   /** SASL authentication (KAFKA_SASL_*; `kafkaSettings` of @inkwell/config gives both). */
   sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+  /**
+   * Opens the connections to the brokers (default: kafkajs's, to the address each broker
+   * advertises). Tests pass one that routes every connection through a proxy they can cut.
+   */
+  socketFactory?: ISocketFactory;
 }
 
 const namespaces = new WeakMap<Kafka, string>();
@@ -61,6 +66,38 @@ const EXPECTED_WARNINGS = ['Limiting retries for the idempotent producer'];
 const CONNECTION_FAILURES = ['Connection error', 'Connection timeout', 'Failed to connect to seed broker'];
 
 /**
+ * kafkajs crashes a consumer whose retries ran out (`Crash: <error name>: <message>`) and, for a
+ * retriable error, restarts it (`Restarting the consumer in …`), both at error level. When the
+ * cause is a lost broker this is the expected retry of an outage: the crash line becomes the one
+ * warning per attempt (without its stack) and the restart line goes to debug. Other crashes stay
+ * errors.
+ */
+const CONSUMER_CRASH = /^Crash: \w+: /;
+const CONSUMER_RESTART = 'Restarting the consumer';
+
+/**
+ * How every client of `createKafka` (consumers, producers, admin) retries a failed connection or
+ * request, also inside tests (kafkajs has other defaults when NODE_ENV is `test`): from 300 ms,
+ * doubling, at most 2 s apart, 5 retries before the operation fails. A consumer whose retries ran
+ * out is restarted by kafkajs after the last wait, so while the broker is away it tries again
+ * every 2 s at most, and catches up within seconds of the broker's return (kafkajs's default cap,
+ * 30 s, made consumers restart 5–15 s apart; docs/reliability.md, "Consumers after a broker
+ * outage").
+ */
+const KAFKA_RETRY: Required<Pick<RetryOptions, 'initialRetryTime' | 'maxRetryTime' | 'retries' | 'factor' | 'multiplier'>> = {
+  initialRetryTime: 300,
+  maxRetryTime: 2_000,
+  retries: 5,
+  factor: 0.2,
+  multiplier: 2,
+};
+
+/** Whether a kafkajs message says a broker could not be reached (see {@link CONNECTION_FAILURES}). */
+function isConnectionFailure(message: string): boolean {
+  return CONNECTION_FAILURES.some((text) => message.startsWith(text));
+}
+
+/**
  * The connection part of the kafkajs client configuration: brokers (trimmed, empty entries
  * dropped), TLS (`true` for the system CAs, or the given CA bundle) and SASL, each only when
  * configured: locally the client is plaintext without authentication.
@@ -87,12 +124,17 @@ export function createKafka(options: KafkaOptions): Kafka {
   const logger = options.logger.child({ component: 'kafkajs' });
   const kafka = new Kafka({
     ...kafkaClientConfig(options),
+    ...(options.socketFactory ? { socketFactory: options.socketFactory } : {}),
+    retry: KAFKA_RETRY,
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => {
       const { message, timestamp: _timestamp, logger: _name, ...extra } = entry.log;
       const fields = { namespace: entry.namespace, ...extra };
-      if (CONNECTION_FAILURES.some((text) => message.startsWith(text))) logger.debug(fields, message);
-      else if (entry.level === logLevel.ERROR) logger.error(fields, message);
+      if (isConnectionFailure(message) || message.startsWith(CONSUMER_RESTART)) logger.debug(fields, message);
+      else if (CONSUMER_CRASH.test(message) && isConnectionFailure(message.replace(CONSUMER_CRASH, ''))) {
+        const { stack: _stack, ...withoutStack } = fields as typeof fields & { stack?: unknown };
+        logger.warn(withoutStack, message);
+      } else if (entry.level === logLevel.ERROR) logger.error(fields, message);
       else if (entry.level === logLevel.WARN && !EXPECTED_WARNINGS.some((text) => message.startsWith(text))) logger.warn(fields, message);
       else logger.debug(fields, message);
     },
