@@ -8,5 +8,5 @@ export { STORIES_SCHEMA, STORIES_MIGRATIONS } from './schema.js';
 export { generateStories, type GeneratedStory, type GeneratorOptions, type SeedTag } from './seed/story.generator.js';
 export { BulkLoadRepository, type BulkLoadOptions, type BulkLoadResult } from './repositories/bulk-load.repository.js';
 export { storyPageStatement, type Statement } from './repositories/story-list.sql.js';
-export { storySearchBody } from './repositories/story-index.query.js';
+export { storySearchBody, storyTagCountsBody } from './repositories/story-index.query.js';
 export type { StoryListQuery } from './domain/story-query.js';

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     shards: config.STORY_INDEX_SHARDS,
     replicas: config.STORY_INDEX_REPLICAS,
     refreshInterval: config.STORY_INDEX_REFRESH_INTERVAL,
-  });
+  }, { cacheTagCounts: config.STORY_TAG_COUNT_CACHE });
   const indexing = new StoryIndexService(new StoryDocumentRepository(pool), storyIndex, logger);
 
   const storyRepository = new StoryRepository(pool);

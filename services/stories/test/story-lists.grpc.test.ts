@@ -179,13 +179,15 @@ describe('full-text search', () => {
   beforeAll(async () => {
     h = await startStories('inkwell_test_stories_search');
     // One story per field carrying the word "marigold"; equal lengths so only the field weight
-    // differs. Every story has one tag, as stories usually do, so that each field is scored
-    // against the same number of documents (BM25 weighs a word by how many documents have it).
+    // differs. Every story has one tag, as stories usually do, and the word is in every field of
+    // one more story, so that each field is scored against the same number of documents, and the
+    // word is in two of them in each field (each field is scored on its own, and BM25 weighs a word
+    // by how many documents have it there).
     ids.title = (await makeStory(h.pool, { title: 'The marigold', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 1 })).id;
     ids.tag = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', tagIds: ['c:330'], numViews: 2 })).id;
     ids.short = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 3 })).id;
     ids.description = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a marigold.', tagIds: ['g:1'], numViews: 4 })).id;
-    ids.twice = (await makeStory(h.pool, { title: 'Marigold, marigold', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 0 })).id;
+    ids.twice = (await makeStory(h.pool, { title: 'Marigold, marigold', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a marigold harbour.', tagIds: ['c:330'], numViews: 0 })).id;
     ids.draft = (await makeStory(h.pool, { title: 'The marigold draft', published: false })).id;
     ids.other = (await makeStory(h.pool, { title: 'Nothing to see', shortDescription: 'A quiet tale of a river town', tagIds: ['g:1'] })).id;
     await h.pool.query("UPDATE tags SET name = 'Marigold' WHERE id = 'c:330'");

@@ -1,37 +1,57 @@
 import { describe, expect, it } from 'vitest';
 import type { StoryListQuery } from '../domain/story-query.js';
-import { storySearchBody } from './story-index.query.js';
+import { storySearchBody, storyTagCountsBody } from './story-index.query.js';
 
 const base: StoryListQuery = { publication: 'published', sort: { field: 'date_published', direction: 'desc' }, limit: 20 };
+const byRelevance: StoryListQuery = { ...base, sort: { field: 'relevance', direction: 'desc' } };
+
+type Bool = { filter: unknown[]; must_not?: unknown[]; should?: unknown[]; minimum_should_match?: number };
+const boolOf = (body: Record<string, unknown>) => (body.query as { bool: Bool }).bool;
 
 describe('storySearchBody', () => {
   it('never hands user text to a query-syntax parser', () => {
-    const body = JSON.stringify(storySearchBody({ ...base, text: 'title:x AND (y OR z) "a b" -c or d *', sort: { field: 'relevance', direction: 'desc' } }, true));
-    expect(body).not.toMatch(/query_string|simple_query_string|"script"|regexp|wildcard/);
+    const query = { ...byRelevance, text: 'title:x AND (y OR z) "a b" -c or d *' };
+    const bodies = JSON.stringify([storySearchBody(query), storyTagCountsBody(query)]);
+    expect(bodies).not.toMatch(/query_string|simple_query_string|"script"|regexp|wildcard/);
   });
 
   it('matches nothing for a query without terms, and everything but the excluded for exclusions only', () => {
-    expect(storySearchBody({ ...base, text: '"" or' }, false)).toMatchObject({ query: { bool: { must: [{ match_none: {} }] } } });
-    const only = storySearchBody({ ...base, text: '-dragon' }, false) as { query: { bool: { must: unknown[]; must_not: unknown[] } } };
-    expect(only.query.bool.must).toEqual([]);
-    expect(only.query.bool.must_not).toHaveLength(1);
+    expect(boolOf(storySearchBody({ ...byRelevance, text: '"" or' })).filter).toEqual([{ match_none: {} }]);
+    const only = boolOf(storySearchBody({ ...byRelevance, text: '-dragon' }));
+    expect(only.filter).toEqual([]);
+    expect(only.must_not).toHaveLength(1);
+    expect(only.should).toBeUndefined();
   });
 
-  it('boosts a title equal to the positive words, and not for an or', () => {
-    const body = storySearchBody({ ...base, text: 'Heart -gold' }, false) as { query: { bool: { should?: unknown[] } } };
-    expect(body.query.bool.should).toEqual([{ constant_score: { filter: { match: { 'title.exact': 'Heart' } }, boost: 100 } }]);
-    expect((storySearchBody({ ...base, text: 'heart or soul' }, false) as { query: { bool: { should?: unknown[] } } }).query.bool.should).toBeUndefined();
+  it('matches in filter context, and scores every positive word over the fields plus an exact title only by relevance', () => {
+    const ranked = boolOf(storySearchBody({ ...byRelevance, text: 'Heart "lost crown" -gold' }));
+    expect(ranked.filter).toHaveLength(2);
+    expect(ranked.must_not).toHaveLength(1);
+    expect(ranked.minimum_should_match).toBe(1);
+    expect(ranked.should).toEqual([
+      { multi_match: { query: 'Heart lost crown', type: 'most_fields', fields: ['title^4', 'tag_names^3', 'short_description^2', 'description^1'] } },
+      { constant_score: { filter: { match: { 'title.exact': 'Heart lost crown' } }, boost: 100 } },
+    ]);
+    const unranked = boolOf(storySearchBody({ ...base, text: 'Heart "lost crown" -gold' }));
+    expect(unranked).toEqual({ filter: ranked.filter, must_not: ranked.must_not });
+  });
+
+  it('scores every alternative of an or, without an exact title', () => {
+    expect(boolOf(storySearchBody({ ...byRelevance, text: 'heart or soul' })).should).toEqual([
+      { multi_match: { query: 'heart soul', type: 'most_fields', fields: ['title^4', 'tag_names^3', 'short_description^2', 'description^1'] } },
+    ]);
   });
 
   it('sorts with ties by id, rating without votes last both ways, and continues after a position', () => {
-    expect(storySearchBody({ ...base, sort: { field: 'rating', direction: 'asc' } }, false).sort).toEqual([{ rating: { order: 'asc', missing: 101 } }, { id: { order: 'asc' } }]);
-    expect(storySearchBody({ ...base, sort: { field: 'rating', direction: 'desc' } }, false).sort).toEqual([{ rating: { order: 'desc', missing: -1 } }, { id: { order: 'desc' } }]);
-    expect(storySearchBody({ ...base, sort: { field: 'relevance', direction: 'asc' }, text: 'x' }, false).sort).toEqual([{ _score: { order: 'asc' } }, { id: { order: 'asc' } }]);
-    expect(storySearchBody({ ...base, after: { key: '1712345678000', id: '42' } }, false)).toMatchObject({ search_after: [1712345678000, '42'], size: 21 });
+    expect(storySearchBody({ ...base, sort: { field: 'rating', direction: 'asc' } }).sort).toEqual([{ rating: { order: 'asc', missing: 101 } }, { id: { order: 'asc' } }]);
+    expect(storySearchBody({ ...base, sort: { field: 'rating', direction: 'desc' } }).sort).toEqual([{ rating: { order: 'desc', missing: -1 } }, { id: { order: 'desc' } }]);
+    expect(storySearchBody({ ...base, sort: { field: 'relevance', direction: 'asc' }, text: 'x' }).sort).toEqual([{ _score: { order: 'asc' } }, { id: { order: 'asc' } }]);
+    expect(storySearchBody({ ...base, after: { key: '1712345678000', id: '42' } })).toMatchObject({ search_after: [1712345678000, '42'], size: 21 });
   });
 
-  it('filters every tag (all of them), ranges inclusively, and counts tags only when asked', () => {
-    const body = storySearchBody({ ...base, tagIds: ['g:1', 'c:2'], numWordsMin: 10, datePublishedMax: new Date('2026-01-01T00:00:00Z') }, true);
+  it('filters every tag (all of them) and ranges inclusively, and counts tags for the same matches without scoring or hits', () => {
+    const query = { ...byRelevance, text: 'heart', tagIds: ['g:1', 'c:2'], numWordsMin: 10, datePublishedMax: new Date('2026-01-01T00:00:00Z') };
+    const body = storySearchBody({ ...query, sort: base.sort });
     expect(body).toMatchObject({
       query: {
         bool: {
@@ -40,12 +60,16 @@ describe('storySearchBody', () => {
             { range: { date_published: { lte: '2026-01-01T00:00:00.000Z' } } },
             { term: { tag_ids: 'g:1' } },
             { term: { tag_ids: 'c:2' } },
+            { multi_match: { query: 'heart', type: 'cross_fields', operator: 'and' } },
           ],
         },
       },
-      aggs: { tags: { terms: { field: 'tag_ids' } } },
       track_total_hits: 10_000,
     });
-    expect(storySearchBody(base, false)).not.toHaveProperty('aggs');
+    expect(body).not.toHaveProperty('aggs');
+    const counts = storyTagCountsBody(query);
+    expect(counts).toMatchObject({ size: 0, track_total_hits: false, aggs: { tags: { terms: { field: 'tag_ids' } } } });
+    expect(counts.query).toEqual(body.query);
+    expect(counts).not.toHaveProperty('sort');
   });
 });

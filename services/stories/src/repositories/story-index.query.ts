@@ -9,36 +9,42 @@ export const TAG_FACET_SIZE = 2_000;
 /** A JSON object of the OpenSearch query DSL. */
 type Dsl = Record<string, unknown>;
 
-/** A term of a query as a clause over the weighted fields: all its words in any of them, or the phrase in one. */
+/** Whether a story matches a term of a query: all its words in any field, or the phrase in one (filter context, no score). */
 function termClause(term: SearchTerm): Dsl {
   return term.kind === 'phrase'
-    ? { multi_match: { query: term.text, type: 'phrase', fields: [...SEARCH_FIELDS], tie_breaker: FIELD_TIE_BREAKER } }
-    : { multi_match: { query: term.text, type: 'cross_fields', operator: 'and', fields: [...SEARCH_FIELDS], tie_breaker: FIELD_TIE_BREAKER } };
+    ? { multi_match: { query: term.text, type: 'phrase', fields: [...SEARCH_FIELDS] } }
+    : { multi_match: { query: term.text, type: 'cross_fields', operator: 'and', fields: [...SEARCH_FIELDS] } };
 }
 
-/** The share of a word's score in its other matching fields added to its best field's: a word in several fields ranks higher. */
-const FIELD_TIE_BREAKER = 0.3;
-
 /**
- * The scoring part of `query` text (docs/api/stories.md, "Search"): bare words together must all
+ * What `query` text asks of a story (docs/api/stories.md, "Search"): which stories match, and with
+ * a relevance sort how they score. Matching is filter context: bare words together must all
  * match, each in any field (one cross-field query, so that stop words drop out instead of
- * matching nothing); every phrase and every `or` group must match; excluded terms must not. A
- * title equal to the whole text adds {@link EXACT_TITLE_BOOST}. User text only ever reaches
- * `multi_match`/`match`, which analyse it as plain text: it is never parsed as query syntax.
+ * matching nothing); every phrase and every `or` group must match; excluded terms must not. The
+ * score is kept apart from matching, as one disjunction of every positive word over the weighted
+ * fields (each field's BM25 score, weighted, summed) plus {@link EXACT_TITLE_BOOST} for a title
+ * equal to the whole text: a disjunction the engine can rank by skipping blocks of documents
+ * that cannot reach the page, where a conjunction of per-word scores made it score every match.
+ * User text only ever reaches `multi_match`/`match`, which analyse it as plain text: it is never
+ * parsed as query syntax.
  */
-function textQuery(text: string): { must: Dsl[]; mustNot: Dsl[]; should: Dsl[] } {
+function textQuery(text: string, scored: boolean): { filter: Dsl[]; mustNot: Dsl[]; should: Dsl[] } {
   const expression = parseSearchQuery(text);
-  if (expression.all.length === 0 && expression.none.length === 0) return { must: [{ match_none: {} }], mustNot: [], should: [] };
+  if (expression.all.length === 0 && expression.none.length === 0) return { filter: [{ match_none: {} }], mustNot: [], should: [] };
   const words = expression.all.filter((group) => group.length === 1 && group[0]!.kind === 'word').map((group) => group[0]!.text);
-  const must: Dsl[] = [];
-  if (words.length > 0) must.push(termClause({ kind: 'word', text: words.join(' ') }));
+  const filter: Dsl[] = [];
+  if (words.length > 0) filter.push(termClause({ kind: 'word', text: words.join(' ') }));
   for (const group of expression.all) {
     if (group.length === 1 && group[0]!.kind === 'word') continue;
-    must.push(group.length === 1 ? termClause(group[0]!) : { bool: { should: group.map(termClause), minimum_should_match: 1 } });
+    filter.push(group.length === 1 ? termClause(group[0]!) : { bool: { should: group.map(termClause), minimum_should_match: 1 } });
   }
+  const mustNot = expression.none.map(termClause);
+  if (!scored) return { filter, mustNot, should: [] };
+  const positive = expression.all.flat().map((term) => term.text);
+  const should: Dsl[] = positive.length === 0 ? [] : [{ multi_match: { query: positive.join(' '), type: 'most_fields', fields: [...SEARCH_FIELDS] } }];
   const exact = positiveText(expression);
-  const should = exact === '' ? [] : [{ constant_score: { filter: { match: { 'title.exact': exact } }, boost: EXACT_TITLE_BOOST } }];
-  return { must, mustNot: expression.none.map(termClause), should };
+  if (exact !== '') should.push({ constant_score: { filter: { match: { 'title.exact': exact } }, boost: EXACT_TITLE_BOOST } });
+  return { filter, mustNot, should };
 }
 
 /** The filters of a list, in filter context (they do not score). */
@@ -77,27 +83,47 @@ function sortClauses(query: StoryListQuery): Dsl[] {
   return [{ [field]: { order } }, byId];
 }
 
+/** The query of a list: its filters and text matching, and with `scored` the relevance score of its text. */
+function listQuery(query: StoryListQuery, scored: boolean): Dsl {
+  const bool: { filter: Dsl[]; must_not?: Dsl[]; should?: Dsl[]; minimum_should_match?: number } = { filter: filterClauses(query) };
+  if (query.text !== undefined) {
+    const text = textQuery(query.text, scored);
+    bool.filter.push(...text.filter);
+    if (text.mustNot.length > 0) bool.must_not = text.mustNot;
+    // Every story the filters let through contains a positive word, so requiring one scoring
+    // clause leaves the matches as they are and lets the engine skip what cannot rank.
+    if (text.should.length > 0) Object.assign(bool, { should: text.should, minimum_should_match: 1 });
+  }
+  return { bool };
+}
+
 /**
  * The body of the `_search` of one page of a published-story list: `limit + 1` hits (to tell
  * whether more follow) after the position `query.after` (the sort value and id of the last story
- * of the previous page, see `search_after`), ids and sort values only, the total counted up to
- * {@link STORY_LIST_EXACT_TOTAL_MAX}, and with `facets` the number of matches per tag.
+ * of the previous page, see `search_after`), ids and sort values only, and the total counted up
+ * to {@link STORY_LIST_EXACT_TOTAL_MAX}.
  */
-export function storySearchBody(query: StoryListQuery, facets: boolean): Dsl {
-  const bool: { filter: Dsl[]; must?: Dsl[]; must_not?: Dsl[]; should?: Dsl[] } = { filter: filterClauses(query) };
-  if (query.text !== undefined) {
-    const text = textQuery(query.text);
-    bool.must = text.must;
-    if (text.mustNot.length > 0) bool.must_not = text.mustNot;
-    if (text.should.length > 0) bool.should = text.should;
-  }
+export function storySearchBody(query: StoryListQuery): Dsl {
   return {
-    query: { bool },
+    query: listQuery(query, query.sort.field === 'relevance'),
     sort: sortClauses(query),
     size: query.limit + 1,
     _source: false,
     track_total_hits: STORY_LIST_EXACT_TOTAL_MAX,
     ...(query.after ? { search_after: [query.after.key === null ? null : Number(query.after.key), query.after.id] } : {}),
-    ...(facets ? { aggs: { tags: { terms: { field: 'tag_ids', size: TAG_FACET_SIZE } } } } : {}),
+  };
+}
+
+/**
+ * The body of the `_search` of a list's tag facet (`facets=tags`): the number of matches per tag,
+ * no hits, and the query without scores (the page's own search ranks; this one only counts, so
+ * it runs beside it instead of making the page's search score every match).
+ */
+export function storyTagCountsBody(query: StoryListQuery): Dsl {
+  return {
+    query: listQuery(query, false),
+    size: 0,
+    track_total_hits: false,
+    aggs: { tags: { terms: { field: 'tag_ids', size: TAG_FACET_SIZE } } },
   };
 }

@@ -3,7 +3,7 @@ import { errors, type Client } from '@opensearch-project/opensearch';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
 import { storyIndexBody, type StoryIndexSettings } from '../search/story-index.mapping.js';
 import type { IndexedStory } from './story-document.repository.js';
-import { storySearchBody } from './story-index.query.js';
+import { storySearchBody, storyTagCountsBody } from './story-index.query.js';
 
 /** A story that must leave the index, with the version its deletion is recorded at. */
 export interface IndexDeletion {
@@ -23,16 +23,42 @@ interface SearchHit {
 
 interface SearchResponseBody {
   hits: { total?: { value: number; relation: 'eq' | 'gte' }; hits: SearchHit[] };
+}
+
+interface TagCountsResponseBody {
   aggregations?: { tags?: { buckets: Array<{ key: string; doc_count: number }> } };
+}
+
+/** One answer of an `_msearch`: a search's body, or the error that search alone met. */
+type MultiSearchItem = (SearchResponseBody & TagCountsResponseBody) | { status: number; error: { type?: string; reason?: string } };
+
+/** How the index answers searches. */
+export interface StorySearchOptions {
+  /**
+   * Whether tag counts may be answered from the node's shard request cache, which holds a count
+   * until the index next changes (on by default; the stories benchmark turns it off so that it
+   * measures counting, not the cache).
+   */
+  cacheTagCounts: boolean;
 }
 
 /** Turns a failure of the OpenSearch client into an AppError: anything but a refused request means the index is unavailable. */
 function translateSearchError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof errors.ResponseError && error.meta.statusCode === 400) {
-    return new AppError(ErrorCode.INTERNAL, 'The search index refused a request.', { cause: error });
-  }
+  if (error instanceof errors.ResponseError && error.meta.statusCode === 400) return refusedSearch(error);
   return new AppError(ErrorCode.UNAVAILABLE, 'Story search is unavailable.', { cause: error });
+}
+
+function refusedSearch(cause: unknown): AppError {
+  return new AppError(ErrorCode.INTERNAL, 'The search index refused a request.', { cause });
+}
+
+/** The body of one search of an `_msearch`, or the error it alone met, as {@link translateSearchError} would. */
+function multiSearchBody(item: MultiSearchItem | undefined): SearchResponseBody & TagCountsResponseBody {
+  if (item !== undefined && !('error' in item)) return item;
+  const cause = new Error(`_msearch item: ${item?.status ?? 'missing'} ${item?.error.type ?? ''} ${item?.error.reason ?? ''}`);
+  if (item?.status === 400) throw refusedSearch(cause);
+  throw new AppError(ErrorCode.UNAVAILABLE, 'Story search is unavailable.', { cause });
 }
 
 /**
@@ -52,31 +78,47 @@ export class StoryIndexRepository {
     private readonly client: Client,
     private readonly prefix: string,
     private readonly settings: StoryIndexSettings,
+    private readonly searchOptions: StorySearchOptions = { cacheTagCounts: true },
   ) {
     this.alias = `${prefix}stories`;
     this.buildingAlias = `${prefix}stories-building`;
   }
 
-  /** One page of a published-story list: ids in order, the position after it, the total and (with `facets`) tag counts. */
+  /**
+   * One page of a published-story list: ids in order, the position after it, the total and (with
+   * `facets`) tag counts. Tag counts are a second search sent with the page's in one `_msearch`:
+   * it counts every match without scoring any, while the page's search ranks only what can reach
+   * the page.
+   */
   async search(query: StoryListQuery, facets: boolean): Promise<IdPage> {
-    let body: SearchResponseBody;
+    let page: SearchResponseBody;
+    let counts: TagCountsResponseBody | undefined;
     try {
-      const response = await this.client.search({ index: this.alias, body: storySearchBody(query, facets) as never });
-      body = response.body as unknown as SearchResponseBody;
+      if (facets) {
+        const response = await this.client.msearch({
+          body: [{ index: this.alias }, storySearchBody(query), { index: this.alias, request_cache: this.searchOptions.cacheTagCounts }, storyTagCountsBody(query)] as never,
+        });
+        const [pageItem, countsItem] = (response.body as unknown as { responses: MultiSearchItem[] }).responses;
+        page = multiSearchBody(pageItem);
+        counts = multiSearchBody(countsItem);
+      } else {
+        const response = await this.client.search({ index: this.alias, body: storySearchBody(query) as never });
+        page = response.body as unknown as SearchResponseBody;
+      }
     } catch (error) {
       throw translateSearchError(error);
     }
-    const hits = body.hits.hits;
-    const page = hits.slice(0, query.limit);
-    const last = page.at(-1);
-    const result: IdPage = { ids: page.map((hit) => hit._id) };
+    const hits = page.hits.hits;
+    const shown = hits.slice(0, query.limit);
+    const last = shown.at(-1);
+    const result: IdPage = { ids: shown.map((hit) => hit._id) };
     if (hits.length > query.limit && last?.sort) {
       const [key, id] = last.sort;
       result.next = { key: key === null || key === undefined ? null : String(key), id: String(id) };
     }
-    const total = body.hits.total;
+    const total = page.hits.total;
     if (total) result.total = { value: total.value, lowerBound: total.relation === 'gte' };
-    if (facets) result.tagCounts = (body.aggregations?.tags?.buckets ?? []).map((bucket) => ({ tagId: bucket.key, count: bucket.doc_count }));
+    if (counts) result.tagCounts = (counts.aggregations?.tags?.buckets ?? []).map((bucket) => ({ tagId: bucket.key, count: bucket.doc_count }));
     return result;
   }
 

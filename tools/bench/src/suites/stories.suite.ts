@@ -131,8 +131,9 @@ export const storiesSuite: Suite = {
   answeredByColumn: 'index used (Postgres) or engine time (OpenSearch)',
   // Every request goes the whole way (gateway, stories service, OpenSearch, Postgres): the
   // gateway's caches (docs/api/foundation.md, "Caching at the edge") would answer the rows'
-  // repeated requests themselves. The edge suite measures them.
-  systemEnv: { PUBLIC_CACHE: 'false' },
+  // repeated requests themselves, and the node's request cache would answer repeated tag counts
+  // (docs/api/stories.md, "Search"). The edge suite measures the gateway's caches.
+  systemEnv: { PUBLIC_CACHE: 'false', STORY_TAG_COUNT_CACHE: 'false' },
 
   async prepare(databaseUrl, options) {
     await prepareStories(databaseUrl, options);
