@@ -100,7 +100,7 @@ function listQuery(query: StoryListQuery, scored: boolean): Dsl {
 /**
  * The body of the `_search` of one page of a published-story list: `limit + 1` hits (to tell
  * whether more follow) after the position `query.after` (the sort value and id of the last story
- * of the previous page, see `search_after`), ids and sort values only, and the total counted up
+ * of the previous page, see `search_after`), sort values only (the last is the id), and the total counted up
  * to {@link STORY_LIST_EXACT_TOTAL_MAX}.
  */
 export function storySearchBody(query: StoryListQuery): Dsl {
@@ -108,7 +108,9 @@ export function storySearchBody(query: StoryListQuery): Dsl {
     query: listQuery(query, query.sort.field === 'relevance'),
     sort: sortClauses(query),
     size: query.limit + 1,
-    _source: false,
+    // The sort values end with the id, so hits need no stored field (not even _id, which the
+    // node would otherwise read and decompress for each hit).
+    stored_fields: '_none_',
     track_total_hits: STORY_LIST_EXACT_TOTAL_MAX,
     ...(query.after ? { search_after: [query.after.key === null ? null : Number(query.after.key), query.after.id] } : {}),
   };

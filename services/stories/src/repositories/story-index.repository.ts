@@ -16,9 +16,9 @@ interface BulkItemResult {
   error?: { type?: string; reason?: string };
 }
 
+/** A hit of a list search: no stored fields, only its sort values, of which the last is always the story id. */
 interface SearchHit {
-  _id: string;
-  sort?: Array<number | string | null>;
+  sort: Array<number | string | null>;
 }
 
 interface SearchResponseBody {
@@ -108,14 +108,10 @@ export class StoryIndexRepository {
     } catch (error) {
       throw translateSearchError(error);
     }
-    const hits = page.hits.hits;
-    const shown = hits.slice(0, query.limit);
-    const last = shown.at(-1);
-    const result: IdPage = { ids: shown.map((hit) => hit._id) };
-    if (hits.length > query.limit && last?.sort) {
-      const [key, id] = last.sort;
-      result.next = { key: key === null || key === undefined ? null : String(key), id: String(id) };
-    }
+    const positions = page.hits.hits.map(({ sort: [key, id] }) => ({ key: key === null || key === undefined ? null : String(key), id: String(id) }));
+    const shown = positions.slice(0, query.limit);
+    const result: IdPage = { ids: shown.map((position) => position.id) };
+    if (positions.length > query.limit) result.next = shown.at(-1)!;
     const total = page.hits.total;
     if (total) result.total = { value: total.value, lowerBound: total.relation === 'gte' };
     if (counts) result.tagCounts = (counts.aggregations?.tags?.buckets ?? []).map((bucket) => ({ tagId: bucket.key, count: bucket.doc_count }));
