@@ -117,13 +117,13 @@ const shelvesOf = (id: string, token: string) => walkPages((next) => client.as(t
 type StoryList = NonNullable<operations['getStories']['parameters']['query']>;
 
 /** Story ids of GET /stories with `query` (every page), as `token`. */
-async function storyIds(query: string, token = owner.token): Promise<string[]> {
-  return idsOf(await client.walk(`/stories?page[size]=100&${query}`, token));
+async function storyIds(query: StoryList, token = owner.token): Promise<string[]> {
+  return idsOf(await walkPages((next) => client.as(token).GET('/stories', { params: { query: { 'page[size]': 100, ...query } }, ...next })));
 }
 
 /** Waits until the stories service's copy of shelf membership answers `expected` for `query`. */
-async function shelfStories(query: string, expected: readonly string[], token = owner.token): Promise<string[]> {
-  return eventually(() => storyIds(query, token), (ids) => JSON.stringify(ids) === JSON.stringify(expected), `GET /stories?${query}`);
+async function shelfStories(query: StoryList, expected: readonly string[], token = owner.token): Promise<string[]> {
+  return eventually(() => storyIds(query, token), (ids) => JSON.stringify(ids) === JSON.stringify(expected), `GET /stories ${JSON.stringify(query)}`);
 }
 
 describe('POST /users/:id/bookshelves', () => {
@@ -355,13 +355,13 @@ describe('changing shelves and items', () => {
     expect(answer(await client.typed.DELETE('/bookshelves/{id}/items/{item_id}', item(itemB.id))).status).toBe(204);
     expect(await counts()).toEqual([1, 0]);
     expect(await itemStoryIds(target.id)).toEqual([a]);
-    await shelfStories(`filter[bookshelf]=${target.id}`, [a], reader.token);
+    await shelfStories({ 'filter[bookshelf]': target.id }, [a], reader.token);
 
     const byId = { params: { path: { id: target.id } }, ...bearer(owner.token) };
     expect(answer(await client.typed.DELETE('/bookshelves/{id}', byId)).status).toBe(204);
     expectError(answer(await client.typed.GET('/bookshelves/{id}', byId)), 404, 'not_found');
     expectError(answer(await client.typed.GET('/bookshelves/{id}/items', byId)), 404, 'not_found');
-    await shelfStories(`filter[bookshelf]=${target.id}`, [], reader.token);
+    await shelfStories({ 'filter[bookshelf]': target.id }, [], reader.token);
   });
 });
 
@@ -411,12 +411,12 @@ describe('lists, include and fields', () => {
       await addItem(user, target.id, kept);
       await addItem(user, target.id, doomed);
     }
-    await shelfStories(`filter[bookshelf]=${mine.id}&sort=date_added`, [kept, doomed]);
+    await shelfStories({ 'filter[bookshelf]': mine.id, sort: 'date_added' }, [kept, doomed]);
     expect(answer(await client.typed.DELETE('/stories/{id}', { params: { path: { id: doomed } }, ...bearer(writer.token) })).status).toBe(204);
     for (const target of [mine, theirs]) {
       await eventually(() => itemStoryIds(target.id, other.token), (ids) => JSON.stringify(ids) === JSON.stringify([kept]), `items of shelf ${target.id}`);
       expect((await shelf(target.id, reader.token)).attributes.num_stories).toBe(1);
-      await shelfStories(`filter[bookshelf]=${target.id}`, [kept], reader.token);
+      await shelfStories({ 'filter[bookshelf]': target.id }, [kept], reader.token);
     }
   });
 });
@@ -452,46 +452,47 @@ describe('GET /stories with filter[bookshelf], filter[unread] and sort=date_adde
     await addItem(owner, ownersPrivate.id, added[0]!);
     blindPrivate = await createShelf(blind, { name: 'Blind filter shelf', privacy: 'private' });
     await addItem(blind, blindPrivate.id, added[0]!);
-    await shelfStories(`filter[bookshelf]=${shelved.id}&sort=date_added`, added);
-    await shelfStories(`filter[bookshelf]=${ownersPrivate.id}`, [added[0]!]);
+    await shelfStories({ 'filter[bookshelf]': shelved.id, sort: 'date_added' }, added);
+    await shelfStories({ 'filter[bookshelf]': ownersPrivate.id }, [added[0]!]);
   });
 
   /** The shelf's stories (in the order added) for which `keep` holds. */
   const expected = (keep: (story: StoryFacts) => boolean = () => true): string[] => added.filter((id) => keep(facts.get(id)!));
 
   it('keeps the shelf\'s stories, sorted by date added in both directions; without a sort the default order', async () => {
-    expect(await storyIds(`filter[bookshelf]=${shelved.id}&sort=date_added`, reader.token)).toEqual(added);
-    expect(await storyIds(`filter[bookshelf]=${shelved.id}&sort=-date_added`, appToken)).toEqual([...added].reverse());
-    expect(await storyIds(`filter[bookshelf]=${shelved.id}`)).toEqual([...added].reverse());
-    expect(await storyIds('filter[bookshelf]=987654321')).toEqual([]);
-    expect(await storyIds(`filter[bookshelf]=${shelved.id}&filter[ids]=${outsider}`)).toEqual([]);
+    expect(await storyIds({ 'filter[bookshelf]': shelved.id, sort: 'date_added' }, reader.token)).toEqual(added);
+    expect(await storyIds({ 'filter[bookshelf]': shelved.id, sort: '-date_added' }, appToken)).toEqual([...added].reverse());
+    expect(await storyIds({ 'filter[bookshelf]': shelved.id })).toEqual([...added].reverse());
+    expect(await storyIds({ 'filter[bookshelf]': '987654321' })).toEqual([]);
+    expect(await storyIds({ 'filter[bookshelf]': shelved.id, 'filter[ids]': outsider })).toEqual([]);
   });
 
   it('combines with every other filter and with query', async () => {
     const [g0, g1] = genres as [string, string];
     const c0 = characters[0]!;
-    const cases: [string, (story: StoryFacts) => boolean][] = [
-      [`filter[ids]=${added[1]},${added[3]},${outsider}`, (story) => story.id === added[1] || story.id === added[3]],
-      [`filter[author]=${writer.id}`, (story) => story.authorId === writer.id],
-      ['filter[num_words]=20,40', (story) => story.words >= 20 && story.words <= 40],
-      ['filter[status]=complete', (story) => story.status === 'complete'],
-      ['filter[date_published]=2000-01-01,', () => true],
-      ['filter[date_published]=,2000-01-01', () => false],
-      [`filter[tags]=${g0}`, (story) => story.tags.includes(g0)],
-      [`filter[tags]=${g0},${c0}`, (story) => story.tags.includes(g0) && story.tags.includes(c0)],
-      [`filter[tags]=${g1}`, (story) => story.tags.includes(g1)],
-      [`query=${TERM}`, (story) => story.searchable],
-      ['filter[unread]=true', (story) => !read.has(story.id)],
-      ['filter[unread]=false', () => true],
-      [`filter[unread]=1&filter[author]=${writer.id}`, (story) => !read.has(story.id) && story.authorId === writer.id],
-      [`filter[unread]=true&query=${TERM}&filter[status]=complete`, (story) => !read.has(story.id) && story.searchable && story.status === 'complete'],
+    const cases: [StoryList, (story: StoryFacts) => boolean][] = [
+      [{ 'filter[ids]': `${added[1]},${added[3]},${outsider}` }, (story) => story.id === added[1] || story.id === added[3]],
+      [{ 'filter[author]': writer.id }, (story) => story.authorId === writer.id],
+      [{ 'filter[num_words]': '20,40' }, (story) => story.words >= 20 && story.words <= 40],
+      [{ 'filter[status]': 'complete' }, (story) => story.status === 'complete'],
+      [{ 'filter[date_published]': '2000-01-01,' }, () => true],
+      [{ 'filter[date_published]': ',2000-01-01' }, () => false],
+      [{ 'filter[tags]': g0 }, (story) => story.tags.includes(g0)],
+      [{ 'filter[tags]': `${g0},${c0}` }, (story) => story.tags.includes(g0) && story.tags.includes(c0)],
+      [{ 'filter[tags]': g1 }, (story) => story.tags.includes(g1)],
+      [{ query: TERM }, (story) => story.searchable],
+      [{ 'filter[unread]': 'true' }, (story) => !read.has(story.id)],
+      [{ 'filter[unread]': 'false' }, () => true],
+      [{ 'filter[unread]': '1', 'filter[author]': writer.id }, (story) => !read.has(story.id) && story.authorId === writer.id],
+      [{ 'filter[unread]': 'true', query: TERM, 'filter[status]': 'complete' }, (story) => !read.has(story.id) && story.searchable && story.status === 'complete'],
     ];
     for (const [query, keep] of cases) {
       const want = expected(keep);
-      expect(await storyIds(`filter[bookshelf]=${shelved.id}&sort=date_added&${query}`), query).toEqual(want);
-      expect(await storyIds(`filter[bookshelf]=${shelved.id}&sort=-date_added&${query}`), `-date_added ${query}`).toEqual([...want].reverse());
+      const label = JSON.stringify(query);
+      expect(await storyIds({ 'filter[bookshelf]': shelved.id, sort: 'date_added', ...query }), label).toEqual(want);
+      expect(await storyIds({ 'filter[bookshelf]': shelved.id, sort: '-date_added', ...query }), `-date_added ${label}`).toEqual([...want].reverse());
     }
-    const relevance = await storyIds(`filter[bookshelf]=${shelved.id}&query=${TERM}&sort=-relevance`);
+    const relevance = await storyIds({ 'filter[bookshelf]': shelved.id, query: TERM, sort: '-relevance' });
     expect([...relevance].sort()).toEqual(expected((story) => story.searchable).sort());
   });
 
@@ -513,8 +514,8 @@ describe('GET /stories with filter[bookshelf], filter[unread] and sort=date_adde
     expectError(await stories({ 'filter[bookshelf]': 'me' }), 400, 'invalid_parameter', { parameter: 'filter[bookshelf]' });
     expectError(await api('GET', `/stories?filter[bookshelf]=${shelved.id}&filter[unread]=yes`), 400, 'invalid_parameter', { parameter: 'filter[unread]' });
 
-    expect(await storyIds(`filter[bookshelf]=${ownersPrivate.id}&filter[unread]=true`)).toEqual([added[0]]);
-    for (const token of [other.token, reader.token, appToken]) expect(await storyIds(`filter[bookshelf]=${ownersPrivate.id}&sort=date_added`, token)).toEqual([]);
+    expect(await storyIds({ 'filter[bookshelf]': ownersPrivate.id, 'filter[unread]': 'true' })).toEqual([added[0]]);
+    for (const token of [other.token, reader.token, appToken]) expect(await storyIds({ 'filter[bookshelf]': ownersPrivate.id, sort: 'date_added' }, token)).toEqual([]);
     // The stories service learns of the shelf by event: until then the filter matches nothing.
     const blindOwn = await eventually(() => stories({ 'filter[bookshelf]': blindPrivate.id }, blind.token), (result) => result.response.status !== 200, 'own private shelf without read_bookshelves');
     expectError(blindOwn, 403, 'insufficient_scope');
@@ -525,7 +526,7 @@ describe('GET /stories with filter[bookshelf], filter[unread] and sort=date_adde
     const first: string[] = [];
     for (let i = 0; i < 6; i++) first.push(await publish(writer, { title: `Growing ${i}` }));
     for (const storyId of first) await addItem(owner, target.id, storyId);
-    await shelfStories(`filter[bookshelf]=${target.id}&sort=date_added`, first);
+    await shelfStories({ 'filter[bookshelf]': target.id, sort: 'date_added' }, first);
 
     for (const descending of [false, true]) {
       const seen: string[] = [];
@@ -547,7 +548,7 @@ describe('GET /stories with filter[bookshelf], filter[unread] and sort=date_adde
       expect(seen.filter((id) => original.includes(id)), 'every story present throughout, once, in order').toEqual(original);
       expect(seen.filter((id) => !original.includes(id) && !late.includes(id)), 'nothing from elsewhere').toEqual([]);
       first.push(...late);
-      await shelfStories(`filter[bookshelf]=${target.id}&sort=date_added`, first);
+      await shelfStories({ 'filter[bookshelf]': target.id, sort: 'date_added' }, first);
     }
   });
 });

@@ -116,18 +116,6 @@ export class JsonApiClient {
     const text = await response.text();
     return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Body) };
   }
-
-  /** Every item of a cursor list, following `links.next` until it is absent. */
-  async walk(path: string, token?: string): Promise<Resource[]> {
-    const items: Resource[] = [];
-    let next: string | undefined = path;
-    while (next !== undefined) {
-      const body: Body = ok(await this.call('GET', next, { token }));
-      items.push(...(body.data ?? []));
-      next = body.links?.next;
-    }
-    return items;
-  }
 }
 
 /** What a typed call (openapi-fetch) gives back: the success document typed by the API document as `data`, or the errors. */
