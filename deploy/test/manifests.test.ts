@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_GRACE_MS } from '@inkwell/grpc';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderKustomization, splitImage, type Container } from './kubectl-kustomize.renderer.js';
@@ -32,13 +33,9 @@ function preStopSeconds(container: Container): number {
   return command[0] === 'sleep' ? Number(command[1]) : 0;
 }
 
-/** Seconds a process may spend draining after SIGTERM: the gateway's SHUTDOWN_GRACE_MS, a service's server.shutdown(ms) in src/main.ts. */
+/** Seconds a process may spend draining after SIGTERM: the gateway's SHUTDOWN_GRACE_MS, a service's SERVER_GRACE_MS (@inkwell/grpc). */
 function drainSeconds(process: DeployedProcess, env: Record<string, string>): number {
-  if (process.component === 'gateway') return Number(env.SHUTDOWN_GRACE_MS ?? 10_000) / 1000;
-  const main = readFileSync(join(REPO_ROOT, process.workspace, 'src/main.ts'), 'utf8');
-  const match = /\.shutdown\(([\d_]+)\)/.exec(main);
-  if (match === null) throw new Error(`${process.workspace}/src/main.ts: no server.shutdown(<ms>) found to size terminationGracePeriodSeconds against`);
-  return Number((match[1] as string).replaceAll('_', '')) / 1000;
+  return (process.component === 'gateway' ? Number(env.SHUTDOWN_GRACE_MS ?? 10_000) : SERVER_GRACE_MS) / 1000;
 }
 
 function storePort(secretKey: string): number {

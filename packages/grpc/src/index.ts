@@ -8,4 +8,4 @@ export { HealthStatus } from './health.js';
 export { createGrpcServer, GrpcServer, type AddServiceOptions, type GrpcServerOptions, type HandlerContext, type IssuerTable, type ServiceImpl } from './server.js';
 export { Metadata, status, type ChannelOptions } from '@grpc/grpc-js';
 export { createMetricsRegistry, grpcMetricsInterceptor, serveMetrics, type MetricsRegistry, type MetricsServer, type MetricsServerOptions } from './metrics.js';
-export { serviceClosers, shutdownOnSignals, type Closer, type ExtraClosers, type Shutdown, type ShutdownOptions, type StandardParts } from './lifecycle.js';
+export { SERVER_GRACE_MS, serviceClosers, shutdownOnSignals, type Closer, type ExtraClosers, type Shutdown, type ShutdownOptions, type StandardParts } from './lifecycle.js';

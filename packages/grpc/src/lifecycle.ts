@@ -71,8 +71,11 @@ export function shutdownOnSignals(options: ShutdownOptions): Shutdown {
   return { run };
 }
 
-/** How long in-flight calls get once the server stops serving (docs/api/foundation.md, "Service start-up and readiness"). */
-const SERVER_GRACE_MS = 5_000;
+/**
+ * How long in-flight calls get once a service's server stops serving (docs/api/foundation.md,
+ * "Service start-up and readiness"); a pod's termination grace period must cover it.
+ */
+export const SERVER_GRACE_MS = 5_000;
 
 /** What every service closes when it shuts down. */
 export interface StandardParts {
