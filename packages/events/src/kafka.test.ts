@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordingLogger } from '../test/support.js';
+import { createRecordingLogger } from '@inkwell/logging';
 import { createKafka, kafkaClientConfig } from './kafka.js';
 
 describe('kafkaClientConfig', () => {
@@ -26,7 +26,7 @@ describe('kafkaClientConfig', () => {
 
 describe('createKafka logs', () => {
   it('logs a consumer crash over a lost broker as one warning, and any other crash as an error', () => {
-    const { logger, lines } = recordingLogger();
+    const { logger, lines } = createRecordingLogger('events-test');
     const kafkajs = createKafka({ brokers: 'a:9092', clientId: 'c', logger }).logger();
     const lostBroker = 'Crash: KafkaJSNumberOfRetriesExceeded: Connection error: connect ECONNREFUSED 127.0.0.1:9092';
     const refused = 'Crash: KafkaJSProtocolError: Not authorized to access group';
@@ -35,9 +35,10 @@ describe('createKafka logs', () => {
     kafkajs.error('Restarting the consumer in 1874ms', { groupId: 'g' });
     kafkajs.error(refused, { groupId: 'g' });
 
-    expect(lines.filter((line) => line.level !== 'debug')).toEqual([
+    expect(lines.filter((line) => line.level !== 'debug').map(({ level, msg }) => ({ level, msg }))).toEqual([
       { level: 'warn', msg: lostBroker },
       { level: 'error', msg: refused },
     ]);
+    expect(lines.find((line) => line.msg === lostBroker)?.fields).not.toHaveProperty('stack');
   });
 });

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
+import { createRecordingLogger } from '@inkwell/logging';
 import { EventEnvelopeSchema } from '@inkwell/proto/events';
 import { StoryViewedSchema } from '@inkwell/proto/stories';
 import { startTcpProxy, type TcpProxy } from '@inkwell/testing';
 import { Partitioners, type ISocketFactory, type Kafka, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBatchConsumer, createKafka, type EventConsumer } from '../src/index.js';
-import { brokers, deleteTestTopics, newTopic, recordingLogger, sleep, testKafka, unique, waitFor } from './support.js';
+import { brokers, deleteTestTopics, newTopic, sleep, testKafka, unique, waitFor } from './support.js';
 
 /** How long the broker is away: long enough for kafkajs's consumer to crash and fail to restart. */
 const OUTAGE_MS = 15_000;
@@ -66,7 +67,7 @@ function viewed(storyId: string): Buffer {
  */
 describe('EventConsumer across a broker outage', () => {
   it('applies an event sent after the broker is back within seconds, and logs the outage as warnings', async () => {
-    const { logger, lines } = recordingLogger();
+    const { logger, lines } = createRecordingLogger('events-test');
     const proxied = createKafka({ brokers: proxy.address, clientId: unique('events-outage-test', '-'), logger, socketFactory: through(proxy) });
     const topic = await newTopic(direct);
     const applied: string[] = [];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { fromBinary } from '@bufbuild/protobuf';
-import { createLogger, type Logger } from '@inkwell/logging';
+import { createLogger } from '@inkwell/logging';
 import { createPool, migrate, type Migration } from '@inkwell/pg';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
 import type { Consumer, Kafka } from 'kafkajs';
@@ -102,23 +102,3 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** One log call: its level name (`warn`, `error`, …) and message. */
-export interface LogLine {
-  level: string;
-  msg: string | undefined;
-}
-
-/** A logger that records every line (debug and up) in `lines` and prints nothing. */
-export function recordingLogger(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = createLogger('events-test', {
-    level: 'debug',
-    hooks: {
-      logMethod(args, _method, level) {
-        const [first, second] = args as unknown[];
-        lines.push({ level: this.levels.labels[level] ?? String(level), msg: typeof first === 'string' ? first : typeof second === 'string' ? second : undefined });
-      },
-    },
-  });
-  return { logger, lines };
-}

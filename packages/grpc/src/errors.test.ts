@@ -1,6 +1,6 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
-import { createLogger } from '@inkwell/logging';
+import { createLogger, createRecordingLogger } from '@inkwell/logging';
 import { describe, expect, it } from 'vitest';
 import { appErrorToGrpcStatus, decodeDetails, encodeDetails, ERROR_DETAILS_KEY, grpcErrorToAppError } from './errors.js';
 
@@ -26,22 +26,13 @@ describe('error mapping table', () => {
   });
 
   it('sends a non-AppError as INTERNAL "internal error" without its text, and logs the cause', () => {
-    const lines: string[] = [];
-    const recording = createLogger('grpc-test', {
-      level: 'debug',
-      hooks: {
-        logMethod(args, _method, level) {
-          const [obj, msg] = args as unknown as [{ err: Error }, string];
-          lines.push(`${this.levels.labels[level]} ${msg}: ${obj.err.message}`);
-        },
-      },
-    });
+    const { logger: recording, lines } = createRecordingLogger('grpc-test');
     const sent = appErrorToGrpcStatus(new Error('password=hunter2 at db.internal:5432'), recording);
 
     expect(sent.code).toBe(status.INTERNAL);
     expect(sent.details).toBe('internal error');
     expect(JSON.stringify(sent.metadata.toJSON())).not.toContain('hunter2');
-    expect(lines).toEqual(['error internal error in gRPC handler: password=hunter2 at db.internal:5432']);
+    expect(lines.map((line) => `${line.level} ${line.msg}: ${(line.fields.err as Error).message}`)).toEqual(['error internal error in gRPC handler: password=hunter2 at db.internal:5432']);
   });
 
   it('maps statuses without an ErrorCode (UNKNOWN, DATA_LOSS) to INTERNAL', () => {

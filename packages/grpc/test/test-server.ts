@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:net';
-import { createLogger, type Logger } from '@inkwell/logging';
+import { createRecordingLogger, type LogLine } from '@inkwell/logging';
 import { ProbeService } from '@inkwell/proto/testing';
 import { AssertionSigner, AssertionVerifier, createGrpcServer, type AssertionSignerOptions, type MetricsRegistry, type GrpcServer, type IssuerTable, type ServiceImpl, type TrustedKeys } from '../src/index.js';
 
@@ -33,30 +33,6 @@ export function signerOf(key: TestKey, options: Partial<AssertionSignerOptions> 
 /** The issuer key the default test server trusts (issuer `gateway`). */
 export const GATEWAY_KEY = testKey('gateway');
 
-/** One log call as the server made it: level name, the logger's bindings, the object and message. */
-export interface LogLine {
-  level: string;
-  fields: Record<string, unknown>;
-  msg: string | undefined;
-}
-
-/** A logger that records every line (debug and up) in `lines` and prints nothing. */
-export function recordingLogger(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const logger = createLogger('grpc-test', {
-    level: 'debug',
-    hooks: {
-      logMethod(args, _method, level) {
-        const [first, second] = args as unknown[];
-        const obj = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {};
-        const msg = typeof first === 'string' ? first : typeof second === 'string' ? second : undefined;
-        lines.push({ level: this.levels.labels[level] ?? String(level), fields: { ...this.bindings(), ...obj }, msg });
-      },
-    },
-  });
-  return { logger, lines };
-}
-
 type GetUser = ServiceImpl<typeof ProbeService>['getUser'];
 
 /** Options of {@link startTestServer}. */
@@ -82,7 +58,7 @@ export interface TestServer {
  * verifying assertions addressed to `testing` (the audience clients derive from inkwell.testing.v1).
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { logger, lines } = recordingLogger();
+  const { logger, lines } = createRecordingLogger('grpc-test');
   let getUser: GetUser = async () => {
     throw new Error('no handler set');
   };

@@ -19,3 +19,5 @@ export function createLogger(service: string, options: LoggerOptions = {}): Logg
     ...options,
   });
 }
+
+export { createRecordingLogger, type LogLine } from './recording.js';
