@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { collectBody, hasBody } from '../../http/request-body.js';
 
 /** Largest form body the pages and OAuth endpoints read. */
 export const MAX_FORM_BYTES = 16 * 1024;
@@ -22,13 +23,12 @@ export class FormBodyError extends Error {
  * `Connection: close`.
  */
 export async function readFormBody(req: IncomingMessage, limitBytes: number = MAX_FORM_BYTES): Promise<URLSearchParams> {
+  if (!hasBody(req)) return new URLSearchParams();
   const type = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
-  const length = req.headers['content-length'];
-  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  if (!hasBody) return new URLSearchParams();
   if (type !== 'application/x-www-form-urlencoded') throw new FormBodyError(415, 'The body must be application/x-www-form-urlencoded.');
-  if (Number(length ?? 0) > limitBytes) throw new FormBodyError(413, `Form bodies are limited to ${limitBytes} bytes.`);
-  const bytes = await collect(req, limitBytes);
+  const tooLarge = () => new FormBodyError(413, `Form bodies are limited to ${limitBytes} bytes.`);
+  if (Number(req.headers['content-length'] ?? 0) > limitBytes) throw tooLarge();
+  const bytes = await collectBody(req, limitBytes, tooLarge);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -41,37 +41,4 @@ export async function readFormBody(req: IncomingMessage, limitBytes: number = MA
 /** The names that occur more than once in `fields` among `names` (RFC 6749 §3.1: parameters must not repeat). */
 export function repeatedParameters(fields: URLSearchParams, names: readonly string[]): string[] {
   return names.filter((name) => fields.getAll(name).length > 1);
-}
-
-function collect(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    const onData = (chunk: Buffer): void => {
-      total += chunk.length;
-      if (total > limitBytes) {
-        cleanup();
-        req.pause();
-        reject(new FormBodyError(413, `Form bodies are limited to ${limitBytes} bytes.`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(Buffer.concat(chunks, total));
-    };
-    const onError = (error: Error): void => {
-      cleanup();
-      reject(error);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-  });
 }
