@@ -1,5 +1,4 @@
-import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
-import type { Redis } from '@inkwell/redis';
+import { withRedisErrors, type Redis } from '@inkwell/redis';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.rules.js';
 
 /** A finished answer kept for replay: status, the headers that matter (e.g. Location) and the body. */
@@ -51,9 +50,9 @@ export class IdempotencyStore {
   async begin(key: string, fingerprint: string): Promise<IdempotencyRecord | undefined> {
     const running = JSON.stringify({ state: 'running', fingerprint } satisfies IdempotencyRecord);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const claimed = await this.#call(() => this.#redis.set(key, running, 'EX', this.#lockSeconds, 'NX'));
+      const claimed = await withRedisErrors('idempotency store', () => this.#redis.set(key, running, 'EX', this.#lockSeconds, 'NX'));
       if (claimed === 'OK') return undefined;
-      const text = await this.#call(() => this.#redis.get(key));
+      const text = await withRedisErrors('idempotency store', () => this.#redis.get(key));
       // Gone between the two calls (abandoned or expired): try to claim it again.
       if (text !== null) return JSON.parse(text) as IdempotencyRecord;
     }
@@ -63,20 +62,11 @@ export class IdempotencyStore {
   /** Keeps the answer of the request that claimed `key`. */
   async finish(key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
     const record: IdempotencyRecord = { state: 'done', fingerprint, answer };
-    await this.#call(() => this.#redis.set(key, JSON.stringify(record), 'EX', this.#ttlSeconds));
+    await withRedisErrors('idempotency store', () => this.#redis.set(key, JSON.stringify(record), 'EX', this.#ttlSeconds));
   }
 
   /** Releases `key` without an answer. */
   async abandon(key: string): Promise<void> {
-    await this.#call(() => this.#redis.del(key));
-  }
-
-  async #call<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (cause) {
-      if (isAppError(cause)) throw cause;
-      throw new AppError(ErrorCode.UNAVAILABLE, 'The idempotency store is unavailable.', { cause });
-    }
+    await withRedisErrors('idempotency store', () => this.#redis.del(key));
   }
 }

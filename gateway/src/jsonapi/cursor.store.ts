@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
-import type { Redis } from '@inkwell/redis';
+import { AppError, ErrorCode } from '@inkwell/errors';
+import { withRedisErrors, type Redis } from '@inkwell/redis';
 
 /** Settings of the cursor store. */
 export interface CursorStoreOptions {
@@ -49,7 +49,7 @@ export class CursorStore {
   async save(binding: string, after: string): Promise<string> {
     const id = randomBytes(16).toString('base64url');
     const value: StoredCursor = { a: after, b: binding };
-    await this.#call(() => this.#redis.set(this.key(id), JSON.stringify(value), 'EX', this.#ttlSeconds));
+    await withRedisErrors('cursor store', () => this.#redis.set(this.key(id), JSON.stringify(value), 'EX', this.#ttlSeconds));
     return id;
   }
 
@@ -60,7 +60,7 @@ export class CursorStore {
    */
   async load(id: string, binding: string): Promise<string> {
     if (!CURSOR_ID.test(id)) throw invalidCursor('The cursor is malformed. Use links.next of the previous page.');
-    const text = await this.#call(() => this.#redis.get(this.key(id)));
+    const text = await withRedisErrors('cursor store', () => this.#redis.get(this.key(id)));
     if (text === null) throw invalidCursor('The cursor is unknown or has expired. Start again from the first page.');
     let stored: StoredCursor;
     try {
@@ -72,15 +72,6 @@ export class CursorStore {
       throw invalidCursor('The cursor belongs to another query or caller: keep the filters, sort and query of the request that returned it.');
     }
     return stored.a;
-  }
-
-  async #call<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (cause) {
-      if (isAppError(cause)) throw cause;
-      throw new AppError(ErrorCode.UNAVAILABLE, 'The cursor store is unavailable.', { cause });
-    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 
 export type { Redis } from 'ioredis';
@@ -67,5 +68,19 @@ export async function pingRedis(redis: Redis, timeoutMs = 500): Promise<boolean>
     return false;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs `command` (a store's Redis calls) and turns whatever the client throws into an AppError
+ * UNAVAILABLE "<store> is unavailable." (a 503 with Retry-After at the edge); an AppError thrown
+ * inside `command` passes through unchanged.
+ */
+export async function withRedisErrors<T>(store: string, command: () => Promise<T>): Promise<T> {
+  try {
+    return await command();
+  } catch (cause) {
+    if (isAppError(cause)) throw cause;
+    throw new AppError(ErrorCode.UNAVAILABLE, `The ${store} is unavailable.`, { cause });
   }
 }
