@@ -1,4 +1,4 @@
-import { internalAuthEnv, internalAuthSettings, isolationEnv, kafkaEnv, kafkaSettings, loadConfig, redisEnv, redisSettings, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
+import { envFlag, internalAuthEnv, internalAuthSettings, isolationEnv, kafkaEnv, kafkaSettings, loadConfig, redisEnv, redisSettings, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 import { z } from 'zod';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
@@ -7,9 +7,6 @@ const httpUrl = z
   .url({ protocol: /^https?$/ })
   .refine((value) => !/[?#]/.test(value), 'must not contain a query or fragment')
   .transform((value) => value.replace(/\/+$/, ''));
-
-/** `true`/`false` (also `1`/`0`) as a boolean; anything else is a configuration error. */
-const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -41,12 +38,12 @@ export const gatewayEnvSchema = z
     SIGN_IN_ADDRESS_LOGIN_WINDOW_SECONDS: positiveInt.default(900),
     TOKEN_CACHE_SIZE: positiveInt.default(10_000),
     TOKEN_CACHE_TTL_MS: positiveInt.default(60_000),
-    TRUST_PROXY: flag.default(false),
+    TRUST_PROXY: envFlag.default(false),
     COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
     SESSION_TTL_SECONDS: positiveInt.default(86_400),
-    BENCH_NOAUTH: flag.default(false),
+    BENCH_NOAUTH: envFlag.default(false),
     CURSOR_TTL_SECONDS: positiveInt.default(3_600),
-    PUBLIC_CACHE: flag.default(true),
+    PUBLIC_CACHE: envFlag.default(true),
     PUBLIC_CACHE_TTL_SECONDS: positiveInt.default(60),
     PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
     PUBLIC_LIST_CACHE_TTL_MS: positiveInt.default(200),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, loadConfig, markdownEnv } from './index.js';
+import { ConfigError, envFlag, loadConfig, markdownEnv } from './index.js';
 
 const schema = z.object({
   DATABASE_URL: z.url(),
@@ -38,5 +38,19 @@ describe('markdownEnv', () => {
     expect(loadConfig(markdown, { MARKDOWN_RENDER_WORKERS: '3', MARKDOWN_RENDER_DEADLINE_MS: '500', MARKDOWN_RENDER_MEMORY_MB: '128' }))
       .toEqual({ MARKDOWN_RENDER_WORKERS: 3, MARKDOWN_RENDER_DEADLINE_MS: 500, MARKDOWN_RENDER_MEMORY_MB: 128 });
     expect(() => loadConfig(markdown, { MARKDOWN_RENDER_WORKERS: '0', MARKDOWN_RENDER_DEADLINE_MS: 'soon' })).toThrow(ConfigError);
+  });
+});
+
+describe('envFlag', () => {
+  const schema = z.object({ ON: envFlag.default(true), OFF: envFlag.default(false) });
+
+  it('reads true/1 and false/0, and takes its default when unset', () => {
+    expect(loadConfig(schema, { ON: '0', OFF: '1' })).toEqual({ ON: false, OFF: true });
+    expect(loadConfig(schema, { ON: 'false', OFF: 'true' })).toEqual({ ON: false, OFF: true });
+    expect(loadConfig(schema, {})).toEqual({ ON: true, OFF: false });
+  });
+
+  it('refuses anything else, naming the variable', () => {
+    expect(() => loadConfig(schema, { ON: 'yes' })).toThrow(/ON:/);
   });
 });

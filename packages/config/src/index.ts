@@ -49,6 +49,7 @@ export const markdownEnv = {
   MARKDOWN_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).optional(),
 };
 
+export { envFlag } from './env-flag.js';
 export { internalAuthEnv, internalAuthSettings } from './internal-auth.js';
 export {
   databaseEnv,

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-
-/** `true`/`false` (also `1`/`0`) as a boolean; anything else is a configuration error. */
-const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+import { envFlag } from './env-flag.js';
 
 /** A path to a readable file, replaced by the file's text (read once, at boot). */
 const fileText = z.string().min(1).transform((path, ctx): string => {
@@ -42,7 +40,7 @@ export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512']
  */
 export const kafkaEnv = {
   KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092').transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean)),
-  KAFKA_SSL: flag.default(false),
+  KAFKA_SSL: envFlag.default(false),
   KAFKA_SSL_CA_FILE: fileText.optional(),
   KAFKA_SASL_MECHANISM: z.enum(KAFKA_SASL_MECHANISMS).optional(),
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),

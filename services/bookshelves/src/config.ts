@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { databaseEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, metricsEnv, refineKafkaEnv } from '@inkwell/config';
+import { databaseEnv, envFlag, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, metricsEnv, refineKafkaEnv } from '@inkwell/config';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
-const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
 
 const schema = z.object({
   ...isolationEnv,
@@ -17,7 +16,7 @@ const schema = z.object({
   STORIES_SERVICE_ADDR: hostPort.default('127.0.0.1:50052'),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
   /** Gives the demo users a few shelves at start (idempotent). */
-  SEED_DEMO_DATA: booleanFlag,
+  SEED_DEMO_DATA: envFlag.default(false),
 }).superRefine(refineKafkaEnv);
 
 /** Configuration of the bookshelves service, parsed once from the environment at boot. */

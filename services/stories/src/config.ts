@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import { databaseEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
-
-/** A true/false setting (`true`, `false`, `1`, `0`) with its default. */
-const booleanFlag = (byDefault: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(byDefault ? 'true' : 'false')
-    .transform((value) => value === 'true' || value === '1');
+import { databaseEnv, envFlag, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 
 /** Where story search lives and how a new index is set up (docs/api/stories.md, "Search"). */
 const searchEnv = {
@@ -21,7 +14,7 @@ const searchEnv = {
   /** How long one search request may take before GET /stories answers 503, in ms. */
   STORY_SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** Whether tag counts (`facets=tags`) may come from the node's request cache until the index next changes. */
-  STORY_TAG_COUNT_CACHE: booleanFlag(true),
+  STORY_TAG_COUNT_CACHE: envFlag.default(true),
 };
 
 const schema = z.object({
@@ -35,7 +28,7 @@ const schema = z.object({
   STORIES_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50052),
   /** Port of GET /metrics (docs/api/foundation.md, "Service metrics"); 0 turns it off. */
   ...metricsEnv('STORIES', 9152),
-  SEED_DEMO_DATA: booleanFlag(false),
+  SEED_DEMO_DATA: envFlag.default(false),
   /** Stories the demo seed creates when SEED_DEMO_DATA is on and there are none yet. */
   DEMO_STORIES: z.coerce.number().int().min(0).max(100_000).default(200),
   /** Where the users service is: the demo seed picks its authors among existing users. */

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { databaseEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
-
-const booleanFlag = z.enum(['true', 'false', '1', '0']).default('false').transform((value) => value === 'true' || value === '1');
+import { databaseEnv, envFlag, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 
 const schema = z.object({
   ...isolationEnv,
@@ -14,7 +12,7 @@ const schema = z.object({
   USERS_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
   /** Port of GET /metrics (docs/api/foundation.md, "Service metrics"); 0 turns it off. */
   ...metricsEnv('USERS', 9151),
-  SEED_DEMO_DATA: booleanFlag,
+  SEED_DEMO_DATA: envFlag.default(false),
   /** Where the demo seed writes the demo token and app credentials (`npm run dev` prints them). */
   DEMO_CREDENTIALS_FILE: z.string().min(1).optional(),
 }).superRefine(refineKafkaEnv).superRefine(refineRedisEnv);
