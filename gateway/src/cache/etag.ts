@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSON_API_MEDIA_TYPE, type JsonApiDocument } from '../jsonapi/document.builder.js';
 
 /** A strong validator of a response body: a quoted base64url SHA-1 of its bytes. */
-export function strongEtag(body: string): string {
+export function strongEtag(body: Uint8Array): string {
   return `"${hash('sha1', body, 'base64url')}"`;
 }
 
@@ -30,7 +30,8 @@ export function sendValidatedJsonApi(req: IncomingMessage, res: ServerResponse, 
   if (headers !== undefined) {
     for (const name in headers) res.setHeader(name, headers[name] as string);
   }
-  const body = JSON.stringify(document);
+  // Encoded once: the digest, the length and the socket all take the same bytes.
+  const body = Buffer.from(JSON.stringify(document));
   const etag = strongEtag(body);
   res.setHeader('ETag', etag);
   if (etagMatches(req.headers['if-none-match'], etag)) {
@@ -40,6 +41,6 @@ export function sendValidatedJsonApi(req: IncomingMessage, res: ServerResponse, 
   }
   res.statusCode = 200;
   res.setHeader('Content-Type', JSON_API_MEDIA_TYPE);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.setHeader('Content-Length', body.length);
   res.end(body);
 }

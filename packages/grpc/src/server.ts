@@ -223,7 +223,11 @@ export class GrpcServer {
       controller.abort(new AppError(code, message));
     };
     const timer = deadline === undefined ? undefined : setTimeout(() => abort(ErrorCode.DEADLINE_EXCEEDED), Math.max(0, deadline.getTime() - Date.now()));
+    // grpc-js reports every closed stream as cancelled, also after a normal answer: only a
+    // cancellation while the handler still runs is one (and worth an AppError with its stack).
+    let settled = false;
     call.on('cancelled', () => {
+      if (settled) return;
       const late = deadline !== undefined && Date.now() >= deadline.getTime() - DEADLINE_TOLERANCE_MS;
       abort(late ? ErrorCode.DEADLINE_EXCEEDED : ErrorCode.CANCELLED);
     });
@@ -249,6 +253,7 @@ export class GrpcServer {
     } catch (error) {
       outcome = { error };
     } finally {
+      settled = true;
       clearTimeout(timer);
     }
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
