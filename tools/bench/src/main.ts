@@ -1,11 +1,10 @@
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, setPriority } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
 import { UsersService } from '@inkwell/proto/users';
-import { ensureDatabase, repoRoot, stackEnv, startSystem, type RunningSystem } from '@inkwell/testing';
+import { ensureDatabase, stackEnv, startSystem, type RunningSystem } from '@inkwell/testing';
 import { runLoad, type LoadResult } from './load.runner.js';
-import { localStackPids, setPriorityOfAllThreads } from './priority.js';
 import { writeSection } from './report.writer.js';
 import { searchIndexPrefix } from './search.js';
 import type { BenchContext, Suite } from './suite.js';
@@ -35,9 +34,8 @@ suite's further measurements.
   --scale <f>           share of each suite's data set to seed when missing (default 1; e.g. 0.01 to
                         check a fresh machine in minutes; data already there is kept; not with --write)
   --write <file>        also write each suite's section into this Markdown file (e.g. docs/benchmarks.md)
-  --priority <n>        run the measured processes (load generator, services, gateway, the local
-                        stack's Kafka broker and OpenSearch node, and the Postgres backends of the
-                        benchmark database; every thread of each) at this nice value, e.g. --priority=-10,
+  --priority <n>        run the measured processes (load generator, services, gateway, and the
+                        Postgres backends of the benchmark database) at this nice value, e.g. --priority=-10,
                         so that other work on a shared machine disturbs less (needs root for < 0)
 `;
 
@@ -166,9 +164,8 @@ function row(name: string, result: LoadResult, load: string, answeredBy: string,
 }
 
 /**
- * Gives this process, the system's processes, the local stack's Kafka broker and OpenSearch
- * node (they answer the rows too) and the Postgres backends connected to the benchmark database
- * the nice value `priority`, every thread of each (backends come and go with the pools, so this
+ * Gives this process, the system's processes and the Postgres backends connected to the
+ * benchmark database the nice value `priority` (backends come and go with the pools, so this
  * runs before every row).
  */
 async function prioritise(priority: number, pids: readonly (number | undefined)[], databaseUrl: string): Promise<void> {
@@ -176,10 +173,10 @@ async function prioritise(priority: number, pids: readonly (number | undefined)[
   await client.connect();
   try {
     const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    for (const pid of [process.pid, ...pids, ...localStackPids(repoRoot()), ...rows.map((row) => row.pid)]) {
+    for (const pid of [process.pid, ...pids, ...rows.map((row) => row.pid)]) {
       if (pid === undefined) continue;
       try {
-        setPriorityOfAllThreads(pid, priority);
+        setPriority(pid, priority);
       } catch (error) {
         process.stderr.write(`    cannot set the priority of ${pid}: ${String(error)}\n`);
       }
