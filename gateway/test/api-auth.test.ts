@@ -256,9 +256,9 @@ describe('tokens and bodies that are not right: a clear error each time, never a
   });
 
   it('an expired token: 401 invalid_token', async () => {
-    const { token } = await createAppToken(stack.system, { expiresInSeconds: 1 });
+    const { token } = await createAppToken(stack.system, { expiresInSeconds: 2 });
     ok(await getUser(alice.id, token));
-    await eventually(async () => (await getUser(alice.id, token)).response.status !== 200, { timeoutMs: 5_000, what: 'the token to expire' });
+    await eventually(async () => (await getUser(alice.id, token)).response.status !== 200, { timeoutMs: 6_000, what: 'the token to expire' });
     const answer = toAnswer(await getUser(alice.id, token));
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="inkwell", error="invalid_token"');

@@ -108,6 +108,8 @@ export async function createAppToken(target: UsersTarget, options: AppTokenOptio
   });
 }
 
+/** The protobuf timestamp `seconds` from now, to the millisecond (a whole-second floor could leave a 1 s token a few ms to live). */
 function inSeconds(seconds: number): { seconds: bigint; nanos: number } {
-  return { seconds: BigInt(Math.floor(Date.now() / 1000) + seconds), nanos: 0 };
+  const at = Date.now() + seconds * 1000;
+  return { seconds: BigInt(Math.floor(at / 1000)), nanos: (at % 1000) * 1_000_000 };
 }
