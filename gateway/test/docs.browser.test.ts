@@ -64,8 +64,8 @@ describe('the API describes itself (docs/api/reference.md)', () => {
 
     const described = apiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
     const operations = Object.values(described.paths).flatMap((methods) => Object.values(methods));
-    // A function, not a string: the page's CSP has no 'unsafe-eval', so a string predicate is refused.
-    await page.waitForFunction((count) => document.querySelectorAll('.opblock').length >= count, operations.length, { timeout: 30_000 });
+    // Waits until the last operation's block exists (a string predicate for waitForFunction would be refused by the page's CSP: no 'unsafe-eval').
+    await page.locator('.opblock').nth(operations.length - 1).waitFor({ state: 'attached', timeout: 30_000 });
     const shown = await page.$$eval('.opblock', (blocks) => blocks.map((block) => block.getAttribute('id') ?? ''));
     for (const operation of operations) expect(shown.some((id) => id.endsWith(`-${operation.operationId}`)), operation.operationId).toBe(true);
     await expect(page.locator('.info .title').first().textContent()).resolves.toContain('Inkwell API');
