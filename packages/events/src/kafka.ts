@@ -1,5 +1,6 @@
 import type { Logger } from '@inkwell/logging';
 import { Kafka, logLevel, type ISocketFactory, type KafkaConfig, type LogEntry, type RetryOptions } from 'kafkajs';
+import { stopIdleRequestQueueTimers } from './kafkajs-idle-timers.js';
 
 /** Options of `createKafka`. */
 export interface KafkaOptions {
@@ -118,9 +119,10 @@ export function kafkaClientConfig(options: Pick<KafkaOptions, 'brokers' | 'clien
  * Creates the kafkajs client of a process (TLS and SASL as configured, see
  * {@link kafkaClientConfig}). Its log lines go to our pino logger with the kafkajs namespace
  * attached, and only warnings and errors are kept: group joins and connection chatter stay out
- * of the logs.
+ * of the logs. Its connections wake up only for work (see {@link stopIdleRequestQueueTimers}).
  */
 export function createKafka(options: KafkaOptions): Kafka {
+  stopIdleRequestQueueTimers();
   const logger = options.logger.child({ component: 'kafkajs' });
   const kafka = new Kafka({
     ...kafkaClientConfig(options),

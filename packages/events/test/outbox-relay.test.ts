@@ -77,7 +77,7 @@ describe('OutboxRelay', () => {
     // once it is on Kafka that poll is past its read, and with a minute between polls only a
     // notification can make the relay read the outbox again in time.
     const primerId = await appendEvent(pool, { topic, key: '8', payload: viewed(8) });
-    await startRelay({ intervalMs: 60_000 });
+    await startRelay({ intervalMs: 60_000, listeningIntervalMs: 60_000 });
     await waitFor('the primer on Kafka', () => records.some((r) => r.envelope.eventId === primerId));
 
     const committedAt = Date.now();
