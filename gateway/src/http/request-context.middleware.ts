@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import { requestIdFrom } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import type { HttpMetrics } from './http.metrics.js';
-import { requestIdFrom } from './request-id.js';
 import { UNMATCHED_ROUTE, type GatewayRequest, type RequestState } from './request-state.js';
 
 const NO_SCOPES: readonly string[] = Object.freeze([]);

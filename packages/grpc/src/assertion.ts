@@ -1,4 +1,4 @@
-import { randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import { sign, verify, type KeyObject } from 'node:crypto';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import type { CallerContext } from './caller-context.js';
 
@@ -18,8 +18,8 @@ export type TrustedKeys = ReadonlyMap<string, ReadonlyMap<string, KeyObject>>;
 export interface VerifiedAssertion {
   /** The process that signed the call (`gateway`, `bookshelves`, …). */
   issuer: string;
-  /** The API caller the issuer acts for; no user, app or scopes for a service's own calls. */
-  caller: CallerContext;
+  /** The API caller the issuer acts for; no user, app or scopes for a service's own calls. The request id is not part of an assertion: the server adds the call's own. */
+  caller: Omit<CallerContext, 'requestId'>;
 }
 
 /** Options of an {@link AssertionSigner}. */
@@ -54,6 +54,11 @@ const DEFAULT_LIFETIME_SECONDS = 60;
 const DEFAULT_CLOCK_SKEW_SECONDS = 10;
 /** Far above a real assertion (≈ 400 bytes plus scopes); refuses huge inputs before any parsing. */
 const MAX_TOKEN_LENGTH = 8192;
+/**
+ * Assertions a signer keeps for reuse, and verified assertions a verifier remembers: enough for
+ * every caller active within a minute on one process; beyond it the oldest entries make room.
+ */
+export const ASSERTION_CACHE_ENTRIES = 10_000;
 const ALGORITHM = 'EdDSA';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -65,8 +70,6 @@ interface Claims {
   mth: string;
   iat: number;
   exp: number;
-  /** Request id. */
-  rid: string;
   /** API user id, when the caller is a user. */
   sub?: string;
   /** OAuth app id, when the caller is an app. */
@@ -77,8 +80,10 @@ interface Claims {
 
 /**
  * Signs caller assertions with this process's key: a compact JWS (EdDSA) whose payload binds
- * the caller context, the issuer, the target service, the full method path, issued-at and expiry
- * (docs/api/foundation.md, "Internal calls"). One signer per process, shared by all its clients.
+ * the caller (user, app, scopes), the issuer, the target service, the full method path,
+ * issued-at and expiry (docs/api/foundation.md, "Internal calls"). One signer per process, shared
+ * by all its clients. An assertion is reused for the same service, method and caller until half
+ * its lifetime has passed, so a busy caller costs a signature now and then, not one per call.
  */
 export class AssertionSigner {
   /** This process's issuer name. */
@@ -87,6 +92,8 @@ export class AssertionSigner {
   readonly #privateKey: KeyObject;
   readonly #lifetimeSeconds: number;
   readonly #now: () => number;
+  /** Cache key (audience, method, caller) → the assertion and when to sign a new one (ms). */
+  readonly #signed = new Map<string, { token: string; renewAt: number }>();
 
   constructor(options: AssertionSignerOptions) {
     if (options.privateKey.type !== 'private' || options.privateKey.asymmetricKeyType !== 'ed25519') throw new Error('the assertion key must be an Ed25519 private key');
@@ -100,32 +107,33 @@ export class AssertionSigner {
   }
 
   /**
-   * An assertion for one call of `method` (its full path) on service `audience`, acting for
-   * `caller`; without a caller it carries this service's own identity, no user and a fresh
-   * request id.
+   * An assertion for calls of `method` (its full path) on service `audience`, acting for
+   * `caller` (its request id aside); without a caller it carries this service's own identity,
+   * no user and no scopes.
    */
-  sign(audience: string, method: string, caller?: CallerContext): string {
-    const issuedAt = Math.floor(this.#now() / 1000);
-    const claims: Claims = {
-      iss: this.issuer,
-      aud: audience,
-      mth: method,
-      iat: issuedAt,
-      exp: issuedAt + this.#lifetimeSeconds,
-      rid: caller?.requestId ?? randomUUID(),
-      scp: [...(caller?.scopes ?? [])],
-    };
+  sign(audience: string, method: string, caller?: Omit<CallerContext, 'requestId'>): string {
+    const now = this.#now();
+    const scopes = caller?.scopes ?? [];
+    const key = `${audience}\n${method}\n${caller?.userId ?? ''}\n${caller?.appId ?? ''}\n${scopes.join(' ')}`;
+    const kept = this.#signed.get(key);
+    if (kept !== undefined && now < kept.renewAt) return kept.token;
+    const issuedAt = Math.floor(now / 1000);
+    const claims: Claims = { iss: this.issuer, aud: audience, mth: method, iat: issuedAt, exp: issuedAt + this.#lifetimeSeconds, scp: [...scopes] };
     if (caller?.userId !== undefined) claims.sub = caller.userId;
     if (caller?.appId !== undefined) claims.app = caller.appId;
     const signingInput = `${this.#header}.${encodeJson(claims)}`;
-    return `${signingInput}.${sign(null, Buffer.from(signingInput), this.#privateKey).toString('base64url')}`;
+    const token = `${signingInput}.${sign(null, Buffer.from(signingInput), this.#privateKey).toString('base64url')}`;
+    remember(this.#signed, key, { token, renewAt: issuedAt * 1000 + (this.#lifetimeSeconds * 1000) / 2 });
+    return token;
   }
 }
 
 /**
  * Verifies caller assertions against the trusted issuer keys. Every failure is an AppError
  * UNAUTHENTICATED naming the reason (missing, malformed, untrusted key, bad signature, wrong
- * audience, wrong method, expired or not yet valid).
+ * audience, wrong method, expired or not yet valid). An assertion whose signature was verified
+ * once is remembered (by its exact text), so a reused one is only checked for its audience,
+ * method and time.
  */
 export class AssertionVerifier {
   /** The service name assertions must be addressed to. */
@@ -133,6 +141,8 @@ export class AssertionVerifier {
   readonly #trustedKeys: TrustedKeys;
   readonly #skewSeconds: number;
   readonly #now: () => number;
+  /** Assertion text → its claims, for assertions whose signature was verified. */
+  readonly #verified = new Map<string, Claims>();
 
   constructor(options: AssertionVerifierOptions) {
     this.audience = options.audience;
@@ -145,6 +155,25 @@ export class AssertionVerifier {
   verify(token: string | undefined, method: string): VerifiedAssertion {
     if (token === undefined || token === '') throw unauthenticated('no caller assertion');
     if (token.length > MAX_TOKEN_LENGTH) throw unauthenticated('malformed caller assertion');
+    const claims = this.#verified.get(token) ?? this.#verifySignature(token);
+    if (claims.aud !== this.audience) throw unauthenticated('caller assertion for another service');
+    if (claims.mth !== method) throw unauthenticated('caller assertion for another method');
+    const now = this.#now() / 1000;
+    if (claims.exp <= claims.iat || claims.exp - claims.iat > MAX_LIFETIME_SECONDS) throw unauthenticated('caller assertion with an invalid lifetime');
+    if (claims.iat > now + this.#skewSeconds) throw unauthenticated('caller assertion not valid yet');
+    if (claims.exp + this.#skewSeconds <= now) {
+      this.#verified.delete(token);
+      throw unauthenticated('expired caller assertion');
+    }
+
+    const caller: Omit<CallerContext, 'requestId'> = { scopes: claims.scp };
+    if (claims.sub !== undefined) caller.userId = claims.sub;
+    if (claims.app !== undefined) caller.appId = claims.app;
+    return { issuer: claims.iss, caller };
+  }
+
+  /** The claims of `token` once its form and signature are verified (and remembered); throws UNAUTHENTICATED otherwise. */
+  #verifySignature(token: string): Claims {
     const parts = token.split('.');
     const [headerPart, payloadPart, signaturePart] = parts;
     if (parts.length !== 3 || headerPart === undefined || payloadPart === undefined || signaturePart === undefined || !parts.every((part) => BASE64URL.test(part))) {
@@ -157,19 +186,16 @@ export class AssertionVerifier {
     const key = this.#trustedKeys.get(claims.iss)?.get(header.kid);
     if (key === undefined) throw unauthenticated('caller assertion signed by an untrusted key');
     if (!verify(null, Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, 'base64url'))) throw unauthenticated('caller assertion with a bad signature');
-
-    if (claims.aud !== this.audience) throw unauthenticated('caller assertion for another service');
-    if (claims.mth !== method) throw unauthenticated('caller assertion for another method');
-    const now = this.#now() / 1000;
-    if (claims.exp <= claims.iat || claims.exp - claims.iat > MAX_LIFETIME_SECONDS) throw unauthenticated('caller assertion with an invalid lifetime');
-    if (claims.iat > now + this.#skewSeconds) throw unauthenticated('caller assertion not valid yet');
-    if (claims.exp + this.#skewSeconds <= now) throw unauthenticated('expired caller assertion');
-
-    const caller: CallerContext = { requestId: claims.rid, scopes: claims.scp };
-    if (claims.sub !== undefined) caller.userId = claims.sub;
-    if (claims.app !== undefined) caller.appId = claims.app;
-    return { issuer: claims.iss, caller };
+    remember(this.#verified, token, claims);
+    return claims;
   }
+}
+
+/** Sets `key` in `cache`, first dropping the oldest entry when it holds {@link ASSERTION_CACHE_ENTRIES}. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  cache.delete(key);
+  if (cache.size >= ASSERTION_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
 }
 
 function unauthenticated(reason: string): AppError {
@@ -194,14 +220,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isClaims(value: unknown): value is Claims {
   if (!isRecord(value)) return false;
-  const { iss, aud, mth, iat, exp, rid, sub, app, scp } = value;
+  const { iss, aud, mth, iat, exp, sub, app, scp } = value;
   return (
     nonEmptyString(iss) &&
     nonEmptyString(aud) &&
     nonEmptyString(mth) &&
     Number.isSafeInteger(iat) &&
     Number.isSafeInteger(exp) &&
-    nonEmptyString(rid) &&
     (sub === undefined || nonEmptyString(sub)) &&
     (app === undefined || nonEmptyString(app)) &&
     Array.isArray(scp) &&

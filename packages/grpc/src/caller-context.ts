@@ -1,7 +1,8 @@
 /**
  * Who is calling: the API caller the gateway authenticated, carried to every service inside the
  * signed caller assertion of each call (see assertion.ts; docs/api/foundation.md, "Internal
- * calls") and read by the server from the verified assertion only.
+ * calls") and read by the server from the verified assertion only; the request id travels beside
+ * it (`x-request-id`) as a log label.
  */
 export interface CallerContext {
   /** Correlates every log line of one API request across the gateway and all services. */

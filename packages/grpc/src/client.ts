@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { Client, credentials, Metadata, type ChannelOptions, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
 import { AppError, ErrorCode } from '@inkwell/errors';
@@ -6,6 +7,7 @@ import { ASSERTION_METADATA_KEY, type AssertionSigner } from './assertion.js';
 import type { CallerContext } from './caller-context.js';
 import { createMethodDefinition, unaryMethods, type UnaryMethodName } from './definition.js';
 import { grpcErrorToAppError } from './errors.js';
+import { REQUEST_ID_METADATA_KEY } from './request-id.js';
 
 /** Per-call options of a GrpcClient method. */
 export interface CallOptions {
@@ -139,6 +141,9 @@ function unaryCall(
 ): Promise<unknown> {
   const metadata = options.metadata?.clone() ?? new Metadata();
   if (sign) metadata.set(ASSERTION_METADATA_KEY, sign(options.caller));
+  // The caller's request id, else one the metadata already has, else a new one (a process's own call).
+  if (options.caller !== undefined) metadata.set(REQUEST_ID_METADATA_KEY, options.caller.requestId);
+  else if (metadata.get(REQUEST_ID_METADATA_KEY).length === 0) metadata.set(REQUEST_ID_METADATA_KEY, randomUUID());
   const deadline = new Date(Date.now() + (options.deadlineMs ?? defaultDeadlineMs));
   const signal = options.signal;
   if (signal?.aborted) return Promise.reject(new AppError(ErrorCode.CANCELLED, 'The call was cancelled.'));

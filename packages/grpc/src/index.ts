@@ -1,5 +1,6 @@
 export { ASSERTION_METADATA_KEY, AssertionSigner, AssertionVerifier, MAX_LIFETIME_SECONDS, type AssertionSignerOptions, type AssertionVerifierOptions, type TrustedKeys, type VerifiedAssertion } from './assertion.js';
 export type { CallerContext } from './caller-context.js';
+export { REQUEST_ID_METADATA_KEY, requestIdFrom } from './request-id.js';
 export { createInternalAuth, type InternalAuth, type InternalAuthSettings } from './internal-auth.js';
 export { createGrpcClient, grpcTarget, type CallOptions, type GrpcClient, type GrpcClientOptions } from './client.js';
 export { createMethodDefinition, createServiceDefinition, methodPath, type UnaryMethodName } from './definition.js';

@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { Metadata, Server, ServerCredentials, status, type ChannelOptions, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { Health, type HealthCheckRequest } from '@inkwell/proto/health';
-import { ASSERTION_METADATA_KEY, type AssertionVerifier, type VerifiedAssertion } from './assertion.js';
+import { ASSERTION_METADATA_KEY, type AssertionVerifier } from './assertion.js';
 import type { CallerContext } from './caller-context.js';
 import { createServiceDefinition, encodeMessage, methodPath, unaryMethods, type UnaryMethodName } from './definition.js';
 import { toGrpcStatus } from './errors.js';
 import { checkHealth, createWatchHandler, HealthStatus } from './health.js';
 import { grpcMetricsInterceptor, type MetricsRegistry } from './metrics.js';
+import { REQUEST_ID_METADATA_KEY, requestIdFrom } from './request-id.js';
 
 /** What a handler knows about its call besides the request. */
 export interface HandlerContext {
@@ -187,8 +187,10 @@ export class GrpcServer {
    * The verified issuer and caller of a call, or the AppError to answer with: UNAUTHENTICATED
    * without a valid assertion, PERMISSION_DENIED for an issuer the method does not allow.
    */
-  #authenticate(path: string, authentication: Authentication, metadata: Metadata): VerifiedAssertion | AppError {
-    if (authentication.kind === 'none') return { issuer: '', caller: { requestId: randomUUID(), scopes: [] } };
+  #authenticate(path: string, authentication: Authentication, metadata: Metadata): { issuer: string; caller: CallerContext } | AppError {
+    const sent = metadata.get(REQUEST_ID_METADATA_KEY);
+    const requestId = requestIdFrom(sent.length === 1 ? String(sent[0]) : undefined);
+    if (authentication.kind === 'none') return { issuer: '', caller: { requestId, scopes: [] } };
     const values = metadata.get(ASSERTION_METADATA_KEY);
     // Several values are never sent by our client: joined, they fail as malformed.
     const token = values.length === 0 ? undefined : values.map(String).join(',');
@@ -197,7 +199,7 @@ export class GrpcServer {
       if (authentication.issuers !== undefined && !authentication.issuers.includes(verified.issuer)) {
         return new AppError(ErrorCode.PERMISSION_DENIED, `Issuer "${verified.issuer}" may not call ${path}.`);
       }
-      return verified;
+      return { issuer: verified.issuer, caller: { ...verified.caller, requestId } };
     } catch (error) {
       if (isAppError(error)) return error;
       throw error;

@@ -1,8 +1,8 @@
 import { ErrorCode, isAppError, type AppError } from '@inkwell/errors';
 import { ProbeService } from '@inkwell/proto/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ASSERTION_METADATA_KEY, createGrpcClient, Metadata, type CallerContext, type GrpcClient, type GrpcClientOptions, type HandlerContext } from '../src/index.js';
-import { GATEWAY_KEY, signerOf, startTestServer, testKey, type TestServer } from './test-server.js';
+import { ASSERTION_METADATA_KEY, AssertionVerifier, createGrpcClient, Metadata, type CallerContext, type GrpcClient, type GrpcClientOptions, type HandlerContext } from '../src/index.js';
+import { GATEWAY_KEY, signerOf, startTestServer, testKey, trustedKeysOf, type TestServer } from './test-server.js';
 
 const GET_USER = '/inkwell.testing.v1.ProbeService/GetUser';
 const caller: CallerContext = { requestId: 'req-auth', userId: '42', appId: '7', scopes: ['read_user', 'write_user'] };
@@ -85,12 +85,48 @@ describe('signed caller assertions', () => {
     expect(seen[0]?.caller.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('ignores forged caller metadata beside a valid assertion: the caller comes from the assertion only', async () => {
-    const token = signerOf(GATEWAY_KEY).sign('testing', GET_USER, { requestId: 'r', scopes: [] });
+  it('ignores forged caller metadata beside a valid assertion: user, app and scopes come from the assertion only', async () => {
+    const token = signerOf(GATEWAY_KEY).sign('testing', GET_USER, { scopes: [] });
 
-    await callWithToken(token, { 'x-inkwell-user-id': '1', 'x-inkwell-scopes': 'write_user', 'x-request-id': 'forged' });
+    await callWithToken(token, { 'x-inkwell-user-id': '1', 'x-inkwell-scopes': 'write_user', 'x-request-id': 'req-7' });
 
-    expect(seen[0]?.caller).toEqual({ requestId: 'r', scopes: [] });
+    expect(seen[0]?.caller).toEqual({ requestId: 'req-7', scopes: [] });
+  });
+
+  it("takes the request id from the call's x-request-id, and a fresh one when it is not sane", async () => {
+    const token = signerOf(GATEWAY_KEY).sign('testing', GET_USER, { scopes: [] });
+
+    await callWithToken(token, { 'x-request-id': 'two words' });
+
+    expect(seen[0]?.caller.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('reuses an assertion for the same service, method and caller until half its lifetime has passed, and signs anew for anything else', () => {
+    let now = Date.parse('2026-11-24T12:00:00Z');
+    const signer = signerOf(GATEWAY_KEY, { now: () => now });
+    const first = signer.sign('testing', GET_USER, caller);
+
+    const sameCallerAnotherRequest: CallerContext = { ...caller, requestId: 'another request' };
+    expect(signer.sign('testing', GET_USER, sameCallerAnotherRequest)).toBe(first);
+    expect(signer.sign('testing', GET_USER, { ...caller, scopes: ['read_user'] })).not.toBe(first);
+    expect(signer.sign('testing', GET_USER, { ...caller, userId: '43' })).not.toBe(first);
+    expect(signer.sign('users', GET_USER, caller)).not.toBe(first);
+    expect(signer.sign('testing', '/inkwell.testing.v1.ProbeService/DeleteUser', caller)).not.toBe(first);
+    now += 29_000;
+    expect(signer.sign('testing', GET_USER, caller)).toBe(first);
+    now += 1_000;
+    expect(signer.sign('testing', GET_USER, caller)).not.toBe(first);
+  });
+
+  it('checks a remembered assertion again for its method and expiry on every call', async () => {
+    let now = Date.now();
+    const verifier = new AssertionVerifier({ audience: 'testing', trustedKeys: trustedKeysOf(GATEWAY_KEY), now: () => now });
+    const token = signerOf(GATEWAY_KEY).sign('testing', GET_USER, caller);
+
+    expect(verifier.verify(token, GET_USER).caller).toEqual({ userId: '42', appId: '7', scopes: ['read_user', 'write_user'] });
+    expect(() => verifier.verify(token, '/inkwell.testing.v1.ProbeService/DeleteUser')).toThrow('another method');
+    now += 71_000;
+    expect(() => verifier.verify(token, GET_USER)).toThrow('expired caller assertion');
   });
 
   it('refuses a call without an assertion, even with caller metadata', async () => {
