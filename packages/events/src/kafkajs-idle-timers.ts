@@ -29,11 +29,17 @@ const require = createRequire(import.meta.url);
  * requests are held back, for when the client-side throttle ends (or shortly, when they wait for
  * a free in-flight slot, which a completed request also checks). Requests that can go out at once
  * are sent by `push` itself, as before. Only for kafkajs's request queue as this file describes
- * it: if the installed kafkajs has no such method, nothing is changed.
+ * it: if the installed kafkajs has no such module or method, nothing is changed and the process
+ * starts as usual (this file's unit test then fails, so an upgrade of kafkajs gets a look here).
  */
 export function stopIdleRequestQueueTimers(): void {
-  const RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as { prototype: RequestQueueInternals };
-  if (typeof RequestQueue.prototype.scheduleCheckPendingRequests !== 'function') return;
+  let RequestQueue: { prototype: RequestQueueInternals } | undefined;
+  try {
+    RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as { prototype: RequestQueueInternals };
+  } catch {
+    return;
+  }
+  if (typeof RequestQueue?.prototype?.scheduleCheckPendingRequests !== 'function') return;
   RequestQueue.prototype.scheduleCheckPendingRequests = function scheduleCheckPendingRequests(this: RequestQueueInternals) {
     if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
     const untilUnthrottled = this.throttledUntil - Date.now();
