@@ -17,6 +17,9 @@ const RECHECK_AFTER_THROTTLE_MS = 10;
 
 const require = createRequire(import.meta.url);
 
+/** Whether this process already looked for the method (the replacement is made once). */
+let attempted = false;
+
 /**
  * kafkajs 2.2.4 keeps every broker connection's request queue checking for held-back requests on
  * a timer even when none are held back: with nothing pending it arms a timeout of a negative
@@ -33,13 +36,15 @@ const require = createRequire(import.meta.url);
  * starts as usual (this file's unit test then fails, so an upgrade of kafkajs gets a look here).
  */
 export function stopIdleRequestQueueTimers(): void {
-  let RequestQueue: { prototype: RequestQueueInternals } | undefined;
+  if (attempted) return;
+  attempted = true;
+  let RequestQueue: { prototype?: Partial<RequestQueueInternals> };
   try {
-    RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as { prototype: RequestQueueInternals };
+    RequestQueue = require('kafkajs/src/network/requestQueue/index.js') as { prototype?: Partial<RequestQueueInternals> };
   } catch {
     return;
   }
-  if (typeof RequestQueue?.prototype?.scheduleCheckPendingRequests !== 'function') return;
+  if (RequestQueue.prototype === undefined || typeof RequestQueue.prototype.scheduleCheckPendingRequests !== 'function') return;
   RequestQueue.prototype.scheduleCheckPendingRequests = function scheduleCheckPendingRequests(this: RequestQueueInternals) {
     if (this.throttleCheckTimeoutId || this.pending.length === 0) return;
     const untilUnthrottled = this.throttledUntil - Date.now();

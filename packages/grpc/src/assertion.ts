@@ -58,7 +58,7 @@ const MAX_TOKEN_LENGTH = 8192;
  * Assertions a signer keeps for reuse, and verified assertions a verifier remembers: enough for
  * every caller active within a minute on one process; beyond it the oldest entries make room.
  */
-export const ASSERTION_CACHE_ENTRIES = 10_000;
+const ASSERTION_CACHE_ENTRIES = 10_000;
 const ALGORITHM = 'EdDSA';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 

@@ -118,7 +118,7 @@ describe('signed caller assertions', () => {
     expect(signer.sign('testing', GET_USER, caller)).not.toBe(first);
   });
 
-  it('checks a remembered assertion again for its method and expiry on every call', async () => {
+  it('checks a remembered assertion again for its method and expiry on every call', () => {
     let now = Date.now();
     const verifier = new AssertionVerifier({ audience: 'testing', trustedKeys: trustedKeysOf(GATEWAY_KEY), now: () => now });
     const token = signerOf(GATEWAY_KEY).sign('testing', GET_USER, caller);
