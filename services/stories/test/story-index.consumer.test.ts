@@ -3,11 +3,12 @@ import type { EventConsumer } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { RatingValue, SortDirection, StorySortField } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
-import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
+import { createTestTopics, eventually, stackEnv, type TestTopics } from '@inkwell/testing';
 import { createStoryIndexConsumer } from '../src/consumers/story-index.consumer.js';
 import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
 import { StoryDocumentRepository } from '../src/repositories/story-document.repository.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
+import { STORY_INDEX_MAPPING_VERSION } from '../src/search/story-index.mapping.js';
 import { StoryStatsService } from '../src/services/story-stats.service.js';
 import { makeStory } from './factories.js';
 import { author, caller, startStories, type StoriesHarness } from './harness.js';
@@ -172,4 +173,18 @@ describe('rebuilding the search index while stories change', () => {
     expect(walked).toEqual(rows.map((row) => [row.id, row.num_likes]));
     expect((await h.client.listStories({ query: 'tamarind', pageSize: 1 }, reader())).total).toBe(rows.length);
   }, 120_000);
+
+  it('is rebuilt at start when lists read an index of an older mapping, and left alone when current', async () => {
+    const story = (await makeStory(h.pool, { title: 'Quince upgrade' })).id;
+    const [before] = await h.search.index.readIndices();
+    // An index as an earlier version of the mapping left it.
+    await fetch(`${stackEnv().opensearchUrl}/${before}/_mapping`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ _meta: { mapping_version: 1 } }) });
+    expect(await h.search.service.ensureIndex()).toBe(true);
+    const [after] = await h.search.index.readIndices();
+    expect(after).not.toBe(before);
+    expect(await h.search.index.readMappingVersion()).toBe(STORY_INDEX_MAPPING_VERSION);
+    expect((await h.client.listStories({ query: 'quince' }, reader())).stories.map((found) => found.id)).toEqual([story]);
+    expect(await h.search.service.ensureIndex()).toBe(false);
+    expect(await h.search.index.readIndices()).toEqual([after]);
+  });
 });

@@ -179,10 +179,8 @@ describe('full-text search', () => {
   beforeAll(async () => {
     h = await startStories('inkwell_test_stories_search');
     // One story per field carrying the word "marigold"; equal lengths so only the field weight
-    // differs. Every story has one tag, as stories usually do, and the word is in every field of
-    // one more story, so that each field is scored against the same number of documents, and the
-    // word is in two of them in each field (each field is scored on its own, and BM25 weighs a word
-    // by how many documents have it there).
+    // differs. Every story has one tag, as stories usually do, and one more story has the word in
+    // every field, so it ranks above all of them.
     ids.title = (await makeStory(h.pool, { title: 'The marigold', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 1 })).id;
     ids.tag = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a river town', description: 'Letters from a harbour.', tagIds: ['c:330'], numViews: 2 })).id;
     ids.short = (await makeStory(h.pool, { title: 'The lantern', shortDescription: 'A quiet tale of a marigold town', description: 'Letters from a harbour.', tagIds: ['g:1'], numViews: 3 })).id;
@@ -210,6 +208,8 @@ describe('full-text search', () => {
     expect((await search('marigolds')).length).toBe(5);
     expect(await search('"marigold town"')).toEqual(expect.arrayContaining([ids.short, ids.twice]));
     expect((await search('"marigold town"')).length).toBe(2);
+    // A stop word beside a phrase leaves the query to the phrase.
+    expect((await search('the "marigold town"')).sort()).toEqual([ids.short, ids.twice].sort());
     expect(await search('marigold -harbour')).toEqual([ids.description]);
     expect(await search('marigold')).not.toContain(ids.draft);
   });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { storySearchBody, storyTagCountsBody, type StoryListQuery } from '@inkwell/stories';
+import { STORY_INDEX_MAPPING_VERSION, storySearchBody, storyTagCountsBody, type StoryListQuery } from '@inkwell/stories';
 import { repoRoot, stackEnv } from '@inkwell/testing';
 import { quantile } from './load.runner.js';
 
@@ -36,12 +36,19 @@ async function openSearch<T>(path: string, body?: unknown): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** How many stories the story index of the benchmark database holds; undefined when it has none. */
+/**
+ * How many stories the story index of the benchmark database holds; undefined when it has none,
+ * or only one of an older mapping version (which the stories service would rebuild at start).
+ */
 export async function indexedStories(databaseUrl: string): Promise<number | undefined> {
-  const response = await fetch(`${stackEnv().opensearchUrl}/${storyIndexAlias(databaseUrl)}/_count`);
-  if (response.status === 404) return undefined;
-  if (!response.ok) throw new Error(`counting the story index: ${response.status} ${(await response.text()).slice(0, 300)}`);
-  return ((await response.json()) as { count: number }).count;
+  const alias = storyIndexAlias(databaseUrl);
+  const mapping = await fetch(`${stackEnv().opensearchUrl}/${alias}/_mapping`);
+  if (mapping.status === 404) return undefined;
+  if (!mapping.ok) throw new Error(`reading the story index's mapping: ${mapping.status} ${(await mapping.text()).slice(0, 300)}`);
+  const versions = Object.values((await mapping.json()) as Record<string, { mappings?: { _meta?: { mapping_version?: number } } }>).map((index) => index.mappings?._meta?.mapping_version ?? 1);
+  if (Math.min(...versions) < STORY_INDEX_MAPPING_VERSION) return undefined;
+  const { count } = await openSearch<{ count: number }>(`/${alias}/_count`);
+  return count;
 }
 
 /** What a rebuild of the story index did. */

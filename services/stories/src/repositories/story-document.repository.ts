@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { advisoryLockKey, translatePgError, withPgErrors } from '@inkwell/pg';
-import { DESCRIPTION_INDEXED_CHARS, type StoryDocument } from '../search/story-index.mapping.js';
+import { DESCRIPTION_INDEXED_CHARS, searchText, type StoryDocument } from '../search/story-index.mapping.js';
 
 /** A story row as the search index needs it: its document, its version and whether it belongs in the index. */
 export interface IndexedStory {
@@ -39,11 +39,7 @@ const DOCUMENT_COLUMNS = `s.id::text, s.index_version::text AS version, s.publis
   s.num_words, s.num_views, s.num_likes, s.num_dislikes, s.num_comments, s.rating, s.hotness, s.date_published, s.date_modified`;
 
 function toIndexed(row: DocumentRow): IndexedStory {
-  return {
-    id: row.id,
-    version: row.version,
-    published: row.published,
-    document: {
+  const document: Omit<StoryDocument, 'search_text'> = {
       id: row.id,
       author_id: row.author_id,
       status: row.status,
@@ -62,8 +58,8 @@ function toIndexed(row: DocumentRow): IndexedStory {
       // A published story always has one (migration 0001); drafts are never written.
       date_published: (row.date_published ?? row.date_modified).toISOString(),
       date_modified: row.date_modified.toISOString(),
-    },
   };
+  return { id: row.id, version: row.version, published: row.published, document: { ...document, search_text: searchText(document) } };
 }
 
 /** Reads stories from Postgres, the source of truth, as search index documents. */

@@ -5,7 +5,7 @@ import { storySearchBody, storyTagCountsBody } from './story-index.query.js';
 const base: StoryListQuery = { publication: 'published', sort: { field: 'date_published', direction: 'desc' }, limit: 20 };
 const byRelevance: StoryListQuery = { ...base, sort: { field: 'relevance', direction: 'desc' } };
 
-type Bool = { filter: unknown[]; must_not?: unknown[]; should?: unknown[]; minimum_should_match?: number };
+type Bool = { must?: unknown[]; filter: unknown[]; must_not?: unknown[]; should?: unknown[]; minimum_should_match?: number };
 const boolOf = (body: Record<string, unknown>) => (body.query as { bool: Bool }).bool;
 
 describe('storySearchBody', () => {
@@ -23,23 +23,36 @@ describe('storySearchBody', () => {
     expect(only.should).toBeUndefined();
   });
 
-  it('matches in filter context, and scores every positive word over the fields plus an exact title only by relevance', () => {
+  it('by relevance, ranks by the bare words that decide the matches, adds the other positive words and an exact title', () => {
     const ranked = boolOf(storySearchBody({ ...byRelevance, text: 'Heart "lost crown" -gold' }));
-    expect(ranked.filter).toHaveLength(2);
-    expect(ranked.must_not).toHaveLength(1);
-    expect(ranked.minimum_should_match).toBe(1);
+    expect(ranked.must).toEqual([{ match: { search_text: { query: 'Heart', operator: 'and', zero_terms_query: 'all' } } }]);
+    expect(ranked.filter).toEqual([{ match_phrase: { search_text: 'lost crown' } }]);
+    expect(ranked.must_not).toEqual([{ match: { search_text: { query: 'gold', operator: 'and' } } }]);
     expect(ranked.should).toEqual([
-      { multi_match: { query: 'Heart lost crown', type: 'most_fields', fields: ['title^4', 'tag_names^3', 'short_description^2', 'description^1'] } },
+      { match: { search_text: { query: 'lost crown', operator: 'or' } } },
       { constant_score: { filter: { match: { 'title.exact': 'Heart lost crown' } }, boost: 100 } },
     ]);
-    const unranked = boolOf(storySearchBody({ ...base, text: 'Heart "lost crown" -gold' }));
-    expect(unranked).toEqual({ filter: ranked.filter, must_not: ranked.must_not });
+    // The conjunction is required, so the other clauses only add to its score.
+    expect(ranked).not.toHaveProperty('minimum_should_match');
   });
 
-  it('scores every alternative of an or, without an exact title', () => {
-    expect(boolOf(storySearchBody({ ...byRelevance, text: 'heart or soul' })).should).toEqual([
-      { multi_match: { query: 'heart soul', type: 'most_fields', fields: ['title^4', 'tag_names^3', 'short_description^2', 'description^1'] } },
-    ]);
+  it('matches in filter context alone under any other sort', () => {
+    const unranked = boolOf(storySearchBody({ ...base, text: 'Heart "lost crown" -gold' }));
+    expect(unranked).toEqual({
+      filter: [{ match: { search_text: { query: 'Heart', operator: 'and', zero_terms_query: 'all' } } }, { match_phrase: { search_text: 'lost crown' } }],
+      must_not: [{ match: { search_text: { query: 'gold', operator: 'and' } } }],
+    });
+  });
+
+  it('requires all bare words in one clause, and lets a query of stop words alone match nothing', () => {
+    expect(boolOf(storySearchBody({ ...byRelevance, text: 'the heart crown' })).must).toEqual([{ match: { search_text: { query: 'the heart crown', operator: 'and' } } }]);
+  });
+
+  it('scores every alternative of an or, without an exact title, and requires one of them', () => {
+    const bool = boolOf(storySearchBody({ ...byRelevance, text: 'heart or soul' }));
+    expect(bool.filter).toEqual([{ bool: { should: [{ match: { search_text: { query: 'heart', operator: 'and' } } }, { match: { search_text: { query: 'soul', operator: 'and' } } }], minimum_should_match: 1 } }]);
+    expect(bool.should).toEqual([{ match: { search_text: { query: 'heart soul', operator: 'or' } } }]);
+    expect(bool.minimum_should_match).toBe(1);
   });
 
   it('sorts with ties by id, rating without votes last both ways, and continues after a position', () => {
@@ -60,7 +73,7 @@ describe('storySearchBody', () => {
             { range: { date_published: { lte: '2026-01-01T00:00:00.000Z' } } },
             { term: { tag_ids: 'g:1' } },
             { term: { tag_ids: 'c:2' } },
-            { multi_match: { query: 'heart', type: 'cross_fields', operator: 'and' } },
+            { match: { search_text: { query: 'heart', operator: 'and' } } },
           ],
         },
       },

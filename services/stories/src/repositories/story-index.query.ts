@@ -1,7 +1,7 @@
 import { STORY_LIST_EXACT_TOTAL_MAX } from '@inkwell/limits';
 import { parseSearchQuery, positiveText, type SearchTerm } from '../domain/search-query.js';
 import type { StoryListQuery } from '../domain/story-query.js';
-import { EXACT_TITLE_BOOST, SEARCH_FIELDS } from '../search/story-index.mapping.js';
+import { EXACT_TITLE_BOOST, SEARCH_TEXT_FIELD } from '../search/story-index.mapping.js';
 
 /** Buckets of the tag facet: more than the tag catalogue has, so every tag with a match is counted. */
 export const TAG_FACET_SIZE = 2_000;
@@ -9,42 +9,55 @@ export const TAG_FACET_SIZE = 2_000;
 /** A JSON object of the OpenSearch query DSL. */
 type Dsl = Record<string, unknown>;
 
-/** Whether a story matches a term of a query: all its words in any field, or the phrase in one (filter context, no score). */
+/** Whether a story matches a term of a query: all its words, or the phrase within one field's value. */
 function termClause(term: SearchTerm): Dsl {
-  return term.kind === 'phrase'
-    ? { multi_match: { query: term.text, type: 'phrase', fields: [...SEARCH_FIELDS] } }
-    : { multi_match: { query: term.text, type: 'cross_fields', operator: 'and', fields: [...SEARCH_FIELDS] } };
+  return term.kind === 'phrase' ? { match_phrase: { [SEARCH_TEXT_FIELD]: term.text } } : wordsClause(term.text, 'and');
 }
 
 /**
- * What `query` text asks of a story (docs/api/stories.md, "Search"): which stories match, and with
- * a relevance sort how they score. Matching is filter context: bare words together must all
- * match, each in any field (one cross-field query, so that stop words drop out instead of
- * matching nothing); every phrase and every `or` group must match; excluded terms must not. The
- * score is kept apart from matching, as one disjunction of every positive word over the weighted
- * fields (each field's BM25 score, weighted, summed) plus {@link EXACT_TITLE_BOOST} for a title
- * equal to the whole text: a disjunction the engine can rank by skipping blocks of documents
- * that cannot reach the page, where a conjunction of per-word scores made it score every match.
- * User text only ever reaches `multi_match`/`match`, which analyse it as plain text: it is never
- * parsed as query syntax.
+ * The words of `text` in the weighted text: all of them (`and`) or any (`or`). Text without a
+ * searchable word (only stop words or punctuation) matches nothing, or with `orElseAll` everything
+ * (stop words beside a phrase or an `or` leave the query to those).
  */
-function textQuery(text: string, scored: boolean): { filter: Dsl[]; mustNot: Dsl[]; should: Dsl[] } {
+function wordsClause(text: string, operator: 'and' | 'or', orElseAll = false): Dsl {
+  return { match: { [SEARCH_TEXT_FIELD]: { query: text, operator, ...(orElseAll ? { zero_terms_query: 'all' } : {}) } } };
+}
+
+/** The clauses of a `bool` that a query's text adds. */
+interface TextClauses {
+  must: Dsl[];
+  filter: Dsl[];
+  mustNot: Dsl[];
+  should: Dsl[];
+}
+
+/**
+ * What `query` text asks of a story (docs/api/stories.md, "Search"), over the one weighted text
+ * field (each field repeated by its weight, see the mapping): bare words must all
+ * match, every phrase and every `or` group must match, excluded terms must not. With `scored`,
+ * the score is one BM25 sum over every positive word plus {@link EXACT_TITLE_BOOST} for a title
+ * equal to the whole text. The bare words are one scored conjunction (`must`), the clause that
+ * decides the matches also ranking them, so the engine can skip blocks of documents that cannot
+ * reach the page; the words of phrases and `or` groups add their scores beside it (`should`),
+ * which every match has, since it holds one of them. Without `scored` everything is filter
+ * context. User text only ever reaches `match`/`match_phrase`, which analyse it as plain text:
+ * it is never parsed as query syntax.
+ */
+function textQuery(text: string, scored: boolean): TextClauses {
   const expression = parseSearchQuery(text);
-  if (expression.all.length === 0 && expression.none.length === 0) return { filter: [{ match_none: {} }], mustNot: [], should: [] };
-  const words = expression.all.filter((group) => group.length === 1 && group[0]!.kind === 'word').map((group) => group[0]!.text);
-  const filter: Dsl[] = [];
-  if (words.length > 0) filter.push(termClause({ kind: 'word', text: words.join(' ') }));
-  for (const group of expression.all) {
-    if (group.length === 1 && group[0]!.kind === 'word') continue;
-    filter.push(group.length === 1 ? termClause(group[0]!) : { bool: { should: group.map(termClause), minimum_should_match: 1 } });
-  }
+  if (expression.all.length === 0 && expression.none.length === 0) return { must: [], filter: [{ match_none: {} }], mustNot: [], should: [] };
+  const bare = (group: SearchTerm[]) => group.length === 1 && group[0]!.kind === 'word';
+  const words = expression.all.filter(bare).map((group) => group[0]!.text);
+  const others = expression.all.filter((group) => !bare(group));
+  const bareWords: Dsl[] = words.length > 0 ? [wordsClause(words.join(' '), 'and', others.length > 0)] : [];
+  const filter = others.map((group) => (group.length === 1 ? termClause(group[0]!) : { bool: { should: group.map(termClause), minimum_should_match: 1 } }));
   const mustNot = expression.none.map(termClause);
-  if (!scored) return { filter, mustNot, should: [] };
-  const positive = expression.all.flat().map((term) => term.text);
-  const should: Dsl[] = positive.length === 0 ? [] : [{ multi_match: { query: positive.join(' '), type: 'most_fields', fields: [...SEARCH_FIELDS] } }];
+  if (!scored) return { must: [], filter: [...bareWords, ...filter], mustNot, should: [] };
+  const otherWords = others.flat().map((term) => term.text);
+  const should: Dsl[] = otherWords.length > 0 ? [wordsClause(otherWords.join(' '), 'or')] : [];
   const exact = positiveText(expression);
   if (exact !== '') should.push({ constant_score: { filter: { match: { 'title.exact': exact } }, boost: EXACT_TITLE_BOOST } });
-  return { filter, mustNot, should };
+  return { must: bareWords, filter, mustNot, should };
 }
 
 /** The filters of a list, in filter context (they do not score). */
@@ -85,14 +98,16 @@ function sortClauses(query: StoryListQuery): Dsl[] {
 
 /** The query of a list: its filters and text matching, and with `scored` the relevance score of its text. */
 function listQuery(query: StoryListQuery, scored: boolean): Dsl {
-  const bool: { filter: Dsl[]; must_not?: Dsl[]; should?: Dsl[]; minimum_should_match?: number } = { filter: filterClauses(query) };
+  const bool: { must?: Dsl[]; filter: Dsl[]; must_not?: Dsl[]; should?: Dsl[]; minimum_should_match?: number } = { filter: filterClauses(query) };
   if (query.text !== undefined) {
     const text = textQuery(query.text, scored);
+    if (text.must.length > 0) bool.must = text.must;
     bool.filter.push(...text.filter);
     if (text.mustNot.length > 0) bool.must_not = text.mustNot;
-    // Every story the filters let through contains a positive word, so requiring one scoring
-    // clause leaves the matches as they are and lets the engine skip what cannot rank.
-    if (text.should.length > 0) Object.assign(bool, { should: text.should, minimum_should_match: 1 });
+    // Without a scored conjunction, every story the filters let through holds a word of the
+    // scoring clauses, so requiring one of them leaves the matches as they are and lets the
+    // engine skip what cannot rank.
+    if (text.should.length > 0) Object.assign(bool, { should: text.should }, text.must.length === 0 ? { minimum_should_match: 1 } : {});
   }
   return { bool };
 }

@@ -175,6 +175,22 @@ export class StoryIndexRepository {
   }
 
   /**
+   * The oldest mapping version among the indices lists read (1 for an index from before versions
+   * were kept); undefined when there is none.
+   */
+  async readMappingVersion(): Promise<number | undefined> {
+    const indices = await this.readIndices();
+    if (indices.length === 0) return undefined;
+    try {
+      const { body } = await this.client.indices.getMapping({ index: indices.join(',') });
+      const versions = Object.values(body as Record<string, { mappings?: { _meta?: { mapping_version?: unknown } } }>).map((found) => found.mappings?._meta?.mapping_version);
+      return Math.min(...versions.map((version) => (typeof version === 'number' ? version : 1)));
+    } catch (error) {
+      throw translateSearchError(error);
+    }
+  }
+
+  /**
    * Creates a new concrete index `<prefix>stories-<timestamp>` with the mapping and the building
    * alias, refresh off for the load. Any earlier building alias (a rebuild that died) is moved
    * to it, and the index it pointed at is dropped unless lists read it.

@@ -20,10 +20,18 @@ export interface StoryIndexSettings {
  */
 export const GC_DELETES = '1h';
 
+/**
+ * The version of the mapping below, kept in the index's `_meta`: a service that finds the index
+ * lists read at an older version rebuilds it at start (docs/api/stories.md, "Search", Rebuild).
+ * Raise it with every change of the fields or their analysis. 2: one weighted search text.
+ */
+export const STORY_INDEX_MAPPING_VERSION = 2;
+
 /** The normaliser of `title.exact`: a whole title, lower-cased and without accents. */
 const EXACT_TITLE_NORMALIZER = 'story_exact_title';
 
-const english = { type: 'text', analyzer: 'english' } as const;
+/** Kept in the document for reading it, not searched: {@link SEARCH_TEXT_FIELD} holds the words. */
+const unsearched = { type: 'text', index: false } as const;
 const integer = { type: 'integer' } as const;
 
 /** The body of `PUT <index>`: settings, analysis and the mapping of {@link StoryDocument}. */
@@ -42,15 +50,21 @@ export function storyIndexBody(settings: StoryIndexSettings): Record<string, unk
     },
     mappings: {
       dynamic: 'strict',
+      _meta: { mapping_version: STORY_INDEX_MAPPING_VERSION },
+      // The weighted text only repeats the document's own fields: searched, never read back.
+      _source: { excludes: [SEARCH_TEXT_FIELD] },
       properties: {
         id: { type: 'long' },
         author_id: { type: 'long' },
         status: { type: 'keyword' },
         tag_ids: { type: 'keyword' },
-        tag_names: english,
-        title: { ...english, fields: { exact: { type: 'keyword', normalizer: EXACT_TITLE_NORMALIZER, ignore_above: 256 } } },
-        short_description: english,
-        description: english,
+        tag_names: unsearched,
+        title: { ...unsearched, fields: { exact: { type: 'keyword', normalizer: EXACT_TITLE_NORMALIZER, ignore_above: 256 } } },
+        short_description: unsearched,
+        description: unsearched,
+        // English analysis: lower case, stop words dropped, stemmed. Values stay 100 positions
+        // apart (the default gap), so a phrase never spans two of them.
+        [SEARCH_TEXT_FIELD]: { type: 'text', analyzer: 'english' },
         num_words: integer,
         num_views: integer,
         num_likes: integer,
@@ -86,13 +100,33 @@ export interface StoryDocument {
   hotness: number;
   date_published: string;
   date_modified: string;
+  /** {@link searchText} of the fields above. */
+  search_text: string[];
 }
 
 /** How much of a description is searched: enough to find a story by what it is about, and it keeps documents small. */
 export const DESCRIPTION_INDEXED_CHARS = 4000;
 
-/** The field weights of a `query` (docs/api/stories.md, "Search"). */
-export const SEARCH_FIELDS = ['title^4', 'tag_names^3', 'short_description^2', 'description^1'] as const;
+/** The one field a `query` matches and scores (docs/api/stories.md, "Search"). */
+export const SEARCH_TEXT_FIELD = 'search_text';
+
+/**
+ * How often each field of a story appears in its {@link SEARCH_TEXT_FIELD}: its weight in a
+ * `query`'s relevance (docs/api/stories.md, "Search"). A word of the title counts four times, one
+ * of a tag name three times, and so on, in one BM25 score over the whole weighted text.
+ */
+export const SEARCH_TEXT_WEIGHTS = { title: 4, tag_names: 3, short_description: 2, description: 1 } as const;
+
+/** The searched text of a story: each of its fields repeated by its weight, each value on its own. */
+export function searchText(fields: Pick<StoryDocument, keyof typeof SEARCH_TEXT_WEIGHTS>): string[] {
+  const values: string[] = [];
+  for (const [field, weight] of Object.entries(SEARCH_TEXT_WEIGHTS) as Array<[keyof typeof SEARCH_TEXT_WEIGHTS, number]>) {
+    for (const value of [fields[field]].flat()) {
+      if (value !== '') for (let copy = 0; copy < weight; copy++) values.push(value);
+    }
+  }
+  return values;
+}
 
 /** The score a story whose whole title equals the query gets on top of its text score. */
 export const EXACT_TITLE_BOOST = 100;

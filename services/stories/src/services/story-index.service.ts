@@ -1,6 +1,7 @@
 import type { Logger } from '@inkwell/logging';
 import type { StoryDocumentRepository } from '../repositories/story-document.repository.js';
 import type { StoryIndexRepository } from '../repositories/story-index.repository.js';
+import { STORY_INDEX_MAPPING_VERSION } from '../search/story-index.mapping.js';
 
 /** Stories per `_bulk` of a rebuild, and how many such requests are in flight at once. */
 export const REBUILD_BATCH = { size: 5_000, inFlight: 2 } as const;
@@ -54,12 +55,20 @@ export class StoryIndexService {
     return this.documents.exclusively('story-index-rebuild', () => this.rebuildLocked());
   }
 
-  /** Builds the index when lists have none to read (first start); returns whether it did. */
+  /**
+   * Builds the index when lists have none to read (first start) or theirs has an older mapping
+   * version (the first start after an upgrade that changed the fields); returns whether it did.
+   */
   async ensureIndex(): Promise<boolean> {
-    if ((await this.index.readIndices()).length > 0) return false;
+    const current = async () => {
+      const version = await this.index.readMappingVersion();
+      if (version !== undefined && version < STORY_INDEX_MAPPING_VERSION) this.logger.warn({ version, wanted: STORY_INDEX_MAPPING_VERSION }, 'the story search index has an older mapping: rebuilding it');
+      return version !== undefined && version >= STORY_INDEX_MAPPING_VERSION;
+    };
+    if (await current()) return false;
     return this.documents.exclusively('story-index-rebuild', async () => {
       // Another process may have built it while this one waited for the lock.
-      if ((await this.index.readIndices()).length > 0) return false;
+      if (await current()) return false;
       await this.rebuildLocked();
       return true;
     });

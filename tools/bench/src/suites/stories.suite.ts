@@ -54,7 +54,8 @@ async function publishedCount(databaseUrl: string): Promise<number> {
 /**
  * Seeds the suite's stories (STORIES at `options.scale`) unless the database has them already,
  * and (re)builds the story search index when it does not hold exactly the published stories
- * (none yet, or stories seeded since); migrates every schema first, so an empty database works.
+ * (none yet, one of an older mapping, or stories seeded since); migrates every schema first, so an
+ * empty database works.
  * The shelves and edge suites build on it.
  */
 export async function prepareStories(databaseUrl: string, options: PrepareOptions): Promise<void> {
@@ -65,7 +66,7 @@ export async function prepareStories(databaseUrl: string, options: PrepareOption
   const published = await publishedCount(databaseUrl);
   const indexed = await indexedStories(databaseUrl);
   if (indexed === published) return;
-  process.stderr.write(`    the story index holds ${indexed ?? 'no'} stories of ${published}: rebuilding it (a few minutes for a million)\n`);
+  process.stderr.write(`    the story index holds ${indexed ?? 'no current'} stories of ${published}: rebuilding it (a few minutes for a million)\n`);
   const rebuild = await rebuildStoryIndex(databaseUrl);
   process.stderr.write(`    ${rebuild.summary} (${rebuild.seconds.toFixed(0)} s)\n`);
 }
