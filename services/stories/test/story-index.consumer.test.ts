@@ -187,4 +187,26 @@ describe('rebuilding the search index while stories change', () => {
     expect(await h.search.service.ensureIndex()).toBe(false);
     expect(await h.search.index.readIndices()).toEqual([after]);
   });
+
+  it('merges an index into one segment, keeping every story searchable', async () => {
+    const [index] = await h.search.index.readIndices();
+    const segments = async () => {
+      const response = await fetch(`${stackEnv().opensearchUrl}/${index}/_segments`);
+      const body = (await response.json()) as { indices: Record<string, { shards: Record<string, Array<{ segments: Record<string, unknown> }>> }> };
+      return Object.values(body.indices[index!]!.shards).flat().reduce((sum, copy) => sum + Object.keys(copy.segments).length, 0);
+    };
+    // Each write made searchable on its own leaves a segment of its own.
+    const written: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = (await makeStory(h.pool, { title: `Medlar ${i}` })).id;
+      await h.search.service.syncStories([id]);
+      await h.search.index.refresh();
+      written.push(id);
+    }
+    expect(await segments()).toBeGreaterThan(1);
+    await h.search.index.compact(index!);
+    await h.search.index.refresh();
+    expect(await segments()).toBe(1);
+    expect((await h.client.listStories({ query: 'medlar' }, reader())).stories.map((story) => story.id).sort()).toEqual(written.sort());
+  });
 });

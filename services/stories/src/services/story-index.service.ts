@@ -99,6 +99,12 @@ export class StoryIndexService {
     }
     await Promise.all(inFlight);
     if (failure !== undefined) throw failure;
+    try {
+      await this.index.compact(index);
+    } catch (error) {
+      // Only slower searches until the engine's own merging catches up: not worth failing for.
+      this.logger.warn({ err: error, index }, 'merging the rebuilt search index failed; publishing it as it is');
+    }
     const replaced = await this.index.publish(index);
     this.logger.info({ index, stories, replaced, seconds: (Date.now() - started) / 1000 }, 'search index rebuilt');
     return { index, stories, replaced };
