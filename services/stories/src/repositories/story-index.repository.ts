@@ -222,7 +222,7 @@ export class StoryIndexRepository {
   /**
    * Merges `index` (a rebuild's, loaded) into one segment per shard, so that a search visits one
    * segment instead of the twenty or so a bulk load leaves (docs/api/stories.md, "Search",
-   * Rebuild). At about 1 GB per million stories a shard's segment stays well under the 5 GB up to
+   * Rebuild). At about 0.6 GB per million stories a shard's segment stays well under the 5 GB up to
    * which the engine's own merging keeps handling it as changes arrive.
    */
   async compact(index: string): Promise<void> {
