@@ -9,5 +9,5 @@ export { generateStories, type GeneratedStory, type GeneratorOptions, type SeedT
 export { BulkLoadRepository, type BulkLoadOptions, type BulkLoadResult } from './repositories/bulk-load.repository.js';
 export { storyPageStatement, type Statement } from './repositories/story-list.sql.js';
 export { storySearchBody, storyTagCountsBody } from './repositories/story-index.query.js';
-export { STORY_INDEX_MAPPING_VERSION } from './search/story-index.mapping.js';
+export { oldestMappingVersion, STORY_INDEX_MAPPING_VERSION } from './search/story-index.mapping.js';
 export type { StoryListQuery } from './domain/story-query.js';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { STORY_INDEX_MAPPING_VERSION, storySearchBody, storyTagCountsBody, type StoryListQuery } from '@inkwell/stories';
+import { oldestMappingVersion, STORY_INDEX_MAPPING_VERSION, storySearchBody, storyTagCountsBody, type StoryListQuery } from '@inkwell/stories';
 import { repoRoot, stackEnv } from '@inkwell/testing';
 import { quantile } from './load.runner.js';
 
@@ -45,8 +45,7 @@ export async function indexedStories(databaseUrl: string): Promise<number | unde
   const mapping = await fetch(`${stackEnv().opensearchUrl}/${alias}/_mapping`);
   if (mapping.status === 404) return undefined;
   if (!mapping.ok) throw new Error(`reading the story index's mapping: ${mapping.status} ${(await mapping.text()).slice(0, 300)}`);
-  const versions = Object.values((await mapping.json()) as Record<string, { mappings?: { _meta?: { mapping_version?: number } } }>).map((index) => index.mappings?._meta?.mapping_version ?? 1);
-  if (Math.min(...versions) < STORY_INDEX_MAPPING_VERSION) return undefined;
+  if ((oldestMappingVersion(await mapping.json()) ?? 0) < STORY_INDEX_MAPPING_VERSION) return undefined;
   const { count } = await openSearch<{ count: number }>(`/${alias}/_count`);
   return count;
 }

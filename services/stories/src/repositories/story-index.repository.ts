@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { errors, type Client } from '@opensearch-project/opensearch';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
-import { storyIndexBody, type StoryIndexSettings } from '../search/story-index.mapping.js';
+import { oldestMappingVersion, storyIndexBody, type StoryIndexSettings } from '../search/story-index.mapping.js';
 import type { IndexedStory } from './story-document.repository.js';
 import { storySearchBody, storyTagCountsBody } from './story-index.query.js';
 
@@ -186,8 +186,7 @@ export class StoryIndexRepository {
     if (indices.length === 0) return undefined;
     try {
       const { body } = await this.client.indices.getMapping({ index: indices.join(',') });
-      const versions = Object.values(body as Record<string, { mappings?: { _meta?: { mapping_version?: unknown } } }>).map((found) => found.mappings?._meta?.mapping_version);
-      return Math.min(...versions.map((version) => (typeof version === 'number' ? version : 1)));
+      return oldestMappingVersion(body);
     } catch (error) {
       throw translateSearchError(error);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchText } from './story-index.mapping.js';
+import { oldestMappingVersion, searchText } from './story-index.mapping.js';
 
 describe('searchText', () => {
   it('repeats each field by its weight, title 4, each tag name 3, short description 2, description 1, and leaves out empty ones', () => {
@@ -10,5 +10,13 @@ describe('searchText', () => {
       'A tale.',
       'A tale.',
     ]);
+  });
+});
+
+describe('oldestMappingVersion', () => {
+  it('takes the oldest version of the indices named, 1 for an index without one, nothing for no index', () => {
+    expect(oldestMappingVersion({ a: { mappings: { _meta: { mapping_version: 3 } } }, b: { mappings: { _meta: { mapping_version: 2 } } } })).toBe(2);
+    expect(oldestMappingVersion({ a: { mappings: { _meta: { mapping_version: 2 } } }, b: { mappings: { properties: {} } } })).toBe(1);
+    expect(oldestMappingVersion({})).toBeUndefined();
   });
 });

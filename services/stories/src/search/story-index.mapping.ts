@@ -27,6 +27,19 @@ export const GC_DELETES = '1h';
  */
 export const STORY_INDEX_MAPPING_VERSION = 2;
 
+/**
+ * The oldest mapping version among the indices of a `GET <index or alias>/_mapping` answer (1
+ * for an index from before versions were kept); undefined when it names no index.
+ */
+export function oldestMappingVersion(mappings: unknown): number | undefined {
+  if (typeof mappings !== 'object' || mappings === null) return undefined;
+  const versions = Object.values(mappings as Record<string, { mappings?: { _meta?: { mapping_version?: unknown } } }>).map((index) => {
+    const version = index.mappings?._meta?.mapping_version;
+    return typeof version === 'number' ? version : 1;
+  });
+  return versions.length === 0 ? undefined : Math.min(...versions);
+}
+
 /** The normaliser of `title.exact`: a whole title, lower-cased and without accents. */
 const EXACT_TITLE_NORMALIZER = 'story_exact_title';
 

@@ -60,15 +60,13 @@ export class StoryIndexService {
    * version (the first start after an upgrade that changed the fields); returns whether it did.
    */
   async ensureIndex(): Promise<boolean> {
-    const current = async () => {
-      const version = await this.index.readMappingVersion();
-      if (version !== undefined && version < STORY_INDEX_MAPPING_VERSION) this.logger.warn({ version, wanted: STORY_INDEX_MAPPING_VERSION }, 'the story search index has an older mapping: rebuilding it');
-      return version !== undefined && version >= STORY_INDEX_MAPPING_VERSION;
-    };
-    if (await current()) return false;
+    const isCurrent = (version: number | undefined) => version !== undefined && version >= STORY_INDEX_MAPPING_VERSION;
+    if (isCurrent(await this.index.readMappingVersion())) return false;
     return this.documents.exclusively('story-index-rebuild', async () => {
       // Another process may have built it while this one waited for the lock.
-      if (await current()) return false;
+      const version = await this.index.readMappingVersion();
+      if (isCurrent(version)) return false;
+      if (version !== undefined) this.logger.warn({ version, wanted: STORY_INDEX_MAPPING_VERSION }, 'the story search index has an older mapping: rebuilding it');
       await this.rebuildLocked();
       return true;
     });
