@@ -147,20 +147,28 @@ async function allIds(page: (next: FollowOptions | undefined) => Promise<{ data?
   return idsOf(await walkPages(page));
 }
 
+/** The value sorts of GET /stories (and of GET /users/:id/stories). */
+const SORT_FIELDS = ['date_published', 'hotness', 'date_modified', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes'] as const;
+
 /**
  * Waits (polling, at most 10 s) until GET /stories, answered from the search index that follows
  * the events, lists exactly the writer's published stories as the database has them (GET
- * /users/:id/stories).
+ * /users/:id/stories), in the same order by every value sort: the index holds their current
+ * values, not only the stories (a late event, e.g. a later date_modified, would otherwise put a
+ * page in an order its own values contradict).
  */
 async function searchCaughtUp(): Promise<void> {
   let seen = '';
   await eventually(
     async () => {
-      const fields = { 'page[size]': 100, 'fields[story]': 'num_words' };
-      const expected = sortIds(await allIds((next) => api().GET('/users/{id}/stories', { params: { path: { id: writer.id }, query: { 'filter[published]': 'true', ...fields } }, ...next })));
-      const listed = sortIds(await allIds((next) => api().GET('/stories', { params: { query: { 'filter[author]': writer.id, ...fields } }, ...next })));
-      seen = `listed ${JSON.stringify(listed)}, expected ${JSON.stringify(expected)}`;
-      return JSON.stringify(listed) === JSON.stringify(expected);
+      for (const field of SORT_FIELDS) {
+        const query = { 'page[size]': 100, 'fields[story]': 'num_words', sort: `-${field}` as const };
+        const expected = await allIds((next) => api().GET('/users/{id}/stories', { params: { path: { id: writer.id }, query: { 'filter[published]': 'true', ...query } }, ...next }));
+        const listed = await allIds((next) => api().GET('/stories', { params: { query: { 'filter[author]': writer.id, ...query } }, ...next }));
+        seen = `by -${field}: listed ${JSON.stringify(listed)}, expected ${JSON.stringify(expected)}`;
+        if (JSON.stringify(listed) !== JSON.stringify(expected)) return false;
+      }
+      return true;
     },
     { timeoutMs: 10_000, intervalMs: 100, what: () => `the search index to catch up with the database (${seen})` },
   );
@@ -337,10 +345,9 @@ describe('GET /stories filters', () => {
 });
 
 describe('GET /stories sorting', () => {
-  const fields = ['date_published', 'hotness', 'date_modified', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes'] as const;
-  const sortOf = (field: (typeof fields)[number], descending: boolean): StorySort => (descending ? `-${field}` : field);
+  const sortOf = (field: (typeof SORT_FIELDS)[number], descending: boolean): StorySort => (descending ? `-${field}` : field);
 
-  it.each(fields.flatMap((field) => [[field, false] as const, [field, true] as const]))('sorts by %s (descending: %s) with ties broken by id in the same direction', async (field, descending) => {
+  it.each(SORT_FIELDS.flatMap((field) => [[field, false] as const, [field, true] as const]))('sorts by %s (descending: %s) with ties broken by id in the same direction', async (field, descending) => {
     const body = ok(await stories({ 'filter[author]': writer.id, 'page[size]': 100, sort: sortOf(field, descending) }));
     expect(sortIds(idsOf(body.data))).toEqual(sortIds(idsOf(corpus)));
     expectOrdered(body.data, field, descending);
