@@ -16,22 +16,30 @@ export interface GrpcBackends {
 }
 
 /**
+ * Largest answer the gateway takes from a backend. Every answer is bounded by its service's byte
+ * budget (docs/api/foundation.md, "Byte budgets": at most 16 MiB of text in a page with content,
+ * 4 MiB in a batch, one item of up to ~3 MiB alone), so this is room to spare, never a limit a
+ * caller can reach; grpc-js's default of 4 MiB would refuse a single large chapter.
+ */
+const BACKEND_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
  * Creates the clients of every configured backend, each signing every call with the gateway's
  * key (docs/api/foundation.md, "Internal calls"). Connecting is lazy: a backend that is down
  * fails calls and readiness, not startup.
  */
 export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
-  const options = { defaultDeadlineMs: config.grpcDeadlineMs, signer: createInternalAuth('gateway', config.internalAuth).signer };
+  const options = {
+    defaultDeadlineMs: config.grpcDeadlineMs,
+    signer: createInternalAuth('gateway', config.internalAuth).signer,
+    channelOptions: { 'grpc.max_receive_message_length': BACKEND_ANSWER_MAX_BYTES },
+  };
   return {
     users: createGrpcClient(UsersService, config.backends.users, options),
-    // A page of private messages may carry up to 16 MiB of text (the service's budget); grpc-js would refuse over 4 MiB.
-    messaging: createGrpcClient(MessagingService, config.backends.messaging, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
-    // A post's content (1 MiB) renders to up to ~5 MiB of HTML, and a list page with content carries up to 16 MiB.
-    blog: createGrpcClient(BlogService, config.backends.blog, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
-    // A chapter's content (1 MiB) with its HTML can pass grpc-js's 4 MiB default.
-    stories: createGrpcClient(StoriesService, config.backends.stories, { ...options, channelOptions: { 'grpc.max_receive_message_length': 32 * 1024 * 1024 } }),
-    // A page of shelves carries up to 100 descriptions of up to 1 MiB each.
-    bookshelves: createGrpcClient(BookshelvesService, config.backends.bookshelves, { ...options, channelOptions: { 'grpc.max_receive_message_length': 128 * 1024 * 1024 } }),
+    messaging: createGrpcClient(MessagingService, config.backends.messaging, options),
+    blog: createGrpcClient(BlogService, config.backends.blog, options),
+    stories: createGrpcClient(StoriesService, config.backends.stories, options),
+    bookshelves: createGrpcClient(BookshelvesService, config.backends.bookshelves, options),
   };
 }
 

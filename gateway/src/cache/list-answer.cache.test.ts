@@ -20,9 +20,9 @@ function backend(authors: readonly string[] = ['1']) {
 /** `personal` of a caller: they are an author on the answer. */
 const readerIs = (userId: string) => (answer: Answer) => answer.authors.includes(userId);
 
-function setup(options: { ttlMs?: number; maxEntries?: number } = {}) {
+function setup(options: { ttlMs?: number; maxEntries?: number; maxBytes?: number } = {}) {
   let now = 1_000;
-  const cache = new ListAnswerCache<Answer>({ ttlMs: options.ttlMs ?? 200, maxEntries: options.maxEntries ?? 10, now: () => now });
+  const cache = new ListAnswerCache<Answer>({ ttlMs: options.ttlMs ?? 200, maxEntries: options.maxEntries ?? 10, maxBytes: options.maxBytes ?? 1024 * 1024, now: () => now });
   return { cache, advance: (ms: number) => (now += ms) };
 }
 
@@ -98,5 +98,19 @@ describe('ListAnswerCache', () => {
     advance(200);
     await cache.get('d', service.fetch, readerIs('9'));
     expect(cache.size).toBe(1);
+  });
+});
+
+describe('ListAnswerCache byte bound', () => {
+  it('holds at most maxBytes of answers and never keeps one answer larger than an eighth of it', async () => {
+    const answers = new Map<string, { text: string }>();
+    const cache = new ListAnswerCache<{ text: string }>({ ttlMs: 1_000, maxEntries: 100, maxBytes: 8_000 });
+    const fetchOf = (key: string, bytes: number) => async () => answers.get(key) ?? { text: 'x'.repeat(bytes) };
+    for (const key of 'abcdefghij') await cache.get(key, fetchOf(key, 900), () => false);
+    // Nine answers of 900 bytes would be 8,100: the two oldest went.
+    expect(cache.size).toBe(8);
+    expect(cache.bytes).toBe(7_200);
+    await cache.get('huge', fetchOf('huge', 1_001), () => false);
+    expect(cache.size).toBe(8);
   });
 });

@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { BoundedEntries } from './bounded-entries.js';
 
 /** Options of {@link ListAnswerCache}. */
 export interface ListAnswerCacheOptions {
@@ -6,13 +7,10 @@ export interface ListAnswerCacheOptions {
   readonly ttlMs: number;
   /** Most answers held at once (the oldest go first). */
   readonly maxEntries: number;
+  /** Most bytes of answers held at once (approximate), likewise. */
+  readonly maxBytes: number;
   /** The clock (tests pass their own). */
   readonly now?: () => number;
-}
-
-interface Entry<T> {
-  readonly value: T;
-  readonly expiresAt: number;
 }
 
 /**
@@ -24,18 +22,24 @@ interface Entry<T> {
  * themselves.
  */
 export class ListAnswerCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries: BoundedEntries<string, T>;
   /** Calls under way, with whether their answer may be shared (decided by their own caller). */
   private readonly inFlight = new Map<string, Promise<{ value: T; shared: boolean }>>();
   private readonly now: () => number;
 
   constructor(private readonly options: ListAnswerCacheOptions) {
     this.now = options.now ?? Date.now;
+    this.entries = new BoundedEntries(options);
   }
 
   /** Number of answers held (for metrics and tests). */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes of the answers held (approximate; for tests). */
+  get bytes(): number {
+    return this.entries.bytes;
   }
 
   /**
@@ -47,11 +51,8 @@ export class ListAnswerCache<T> {
    * callers who waited for a failed call get its error.
    */
   async get(key: string, fetch: () => Promise<T>, personal: (value: T) => boolean): Promise<T> {
-    const entry = this.entries.get(key);
-    if (entry !== undefined) {
-      if (entry.expiresAt > this.now()) return personal(entry.value) ? fetch() : entry.value;
-      this.entries.delete(key);
-    }
+    const stored = this.entries.get(key, this.now());
+    if (stored !== undefined) return personal(stored) ? fetch() : stored;
     const pending = this.inFlight.get(key);
     if (pending !== undefined) {
       const { value, shared } = await pending;
@@ -61,22 +62,14 @@ export class ListAnswerCache<T> {
     this.inFlight.set(key, call);
     try {
       const { value, shared } = await call;
-      if (shared) this.store(key, value);
+      if (shared) {
+        const now = this.now();
+        this.entries.set(key, value, now + this.options.ttlMs, now);
+      }
       return value;
     } finally {
       this.inFlight.delete(key);
     }
-  }
-
-  private store(key: string, value: T): void {
-    const now = this.now();
-    // Entries share one TTL, so the oldest stored expire first: drop them from the front.
-    for (const [oldest, entry] of this.entries) {
-      if (entry.expiresAt > now && this.entries.size < this.options.maxEntries) break;
-      this.entries.delete(oldest);
-    }
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: now + this.options.ttlMs });
   }
 }
 

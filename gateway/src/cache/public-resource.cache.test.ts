@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { PublicResourceCache } from './public-resource.cache.js';
 
 function liveCache(now = () => 0, maxEntries = 10): PublicResourceCache {
-  const cache = new PublicResourceCache({ maxEntries, ttlMs: 1_000, now });
+  const cache = new PublicResourceCache({ maxEntries, maxBytes: 1024 * 1024, ttlMs: 1_000, now });
   cache.setLive(true);
   return cache;
 }
 
 describe('PublicResourceCache', () => {
   it('serves nothing until live, and forgets everything when it goes off', () => {
-    const cache = new PublicResourceCache({ maxEntries: 10, ttlMs: 1_000 });
+    const cache = new PublicResourceCache({ maxEntries: 10, maxBytes: 1024 * 1024, ttlMs: 1_000 });
     cache.store('story:1', 'a', cache.begin());
     expect(cache.get('story:1')).toBeUndefined();
     cache.setLive(true);

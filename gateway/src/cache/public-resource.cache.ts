@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { BoundedEntries } from './bounded-entries.js';
 
 /** What the cache keeps: the public representation of one entity (`story:<id>`, `user:<id>`). */
 export type CacheKey = `${'story' | 'user'}:${string}`;
@@ -7,15 +8,12 @@ export type CacheKey = `${'story' | 'user'}:${string}`;
 export interface PublicResourceCacheOptions {
   /** Most entries held; the least recently stored go first. */
   readonly maxEntries: number;
+  /** Most bytes of entries held (approximate), likewise. */
+  readonly maxBytes: number;
   /** The safety net: an entry is never served older than this, even if an invalidation was lost. */
   readonly ttlMs: number;
   /** The clock (tests pass their own). */
   readonly now?: () => number;
-}
-
-interface Entry {
-  readonly value: unknown;
-  readonly expiresAt: number;
 }
 
 /**
@@ -29,7 +27,7 @@ interface Entry {
  * the key (or the whole cache) was invalidated since the ticket was taken.
  */
 export class PublicResourceCache {
-  private readonly entries = new Map<CacheKey, Entry>();
+  private readonly entries: BoundedEntries<CacheKey, unknown>;
   /** Sequence number of the last invalidation of each key (pruned to bounded size via `floor`). */
   private readonly invalidated = new Map<CacheKey, number>();
   private sequence = 0;
@@ -40,6 +38,7 @@ export class PublicResourceCache {
 
   constructor(private readonly options: PublicResourceCacheOptions) {
     this.now = options.now ?? Date.now;
+    this.entries = new BoundedEntries(options);
   }
 
   /** Whether entries are served and stored (the invalidation feed is running). */
@@ -52,6 +51,11 @@ export class PublicResourceCache {
     return this.entries.size;
   }
 
+  /** Bytes of the entries held (for metrics and tests). */
+  get bytes(): number {
+    return this.entries.bytes;
+  }
+
   /** Starts (true) or stops (false) serving; both empty the cache, since invalidations may have been missed. */
   setLive(live: boolean): void {
     this.live = live;
@@ -61,13 +65,7 @@ export class PublicResourceCache {
   /** The entry of `key` when live and younger than the TTL; undefined otherwise. */
   get<T>(key: CacheKey): T | undefined {
     if (!this.live) return undefined;
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value as T;
+    return this.entries.get(key, this.now()) as T | undefined;
   }
 
   /** A ticket for a fill that starts now (see the class comment). */
@@ -78,9 +76,8 @@ export class PublicResourceCache {
   /** Stores `value` unless not live or `key` was invalidated since `ticket` was taken. */
   store(key: CacheKey, value: unknown, ticket: number): void {
     if (!this.live || ticket < this.floor || (this.invalidated.get(key) ?? -1) > ticket) return;
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.options.ttlMs });
-    if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as CacheKey);
+    const now = this.now();
+    this.entries.set(key, value, now + this.options.ttlMs, now);
   }
 
   /** Drops `key` and refuses fills of it that started before now. */
@@ -106,7 +103,7 @@ export class PublicResourceCache {
 
 /**
  * Exports the cache's state on /metrics: `gateway_public_cache_live` (1 while served, i.e. the
- * invalidation consumer is fetching) and `gateway_public_cache_entries`.
+ * invalidation consumer is fetching), `gateway_public_cache_entries` and `gateway_public_cache_bytes`.
  */
 export function registerPublicCacheMetrics(cache: PublicResourceCache, registry: Registry): void {
   new Gauge({
@@ -123,6 +120,14 @@ export function registerPublicCacheMetrics(cache: PublicResourceCache, registry:
     registers: [registry],
     collect() {
       this.set(cache.size);
+    },
+  });
+  new Gauge({
+    name: 'gateway_public_cache_bytes',
+    help: 'Approximate bytes held by the public cache.',
+    registers: [registry],
+    collect() {
+      this.set(cache.bytes);
     },
   });
 }

@@ -1,3 +1,5 @@
+import { DOCUMENT_MAX_BYTES } from '@inkwell/limits';
+import { ByteAllowance } from './byte-allowance.js';
 import { resourceDocument, type JsonValue, type ResourceObject } from './document.builder.js';
 import type { ApiRequest, ApiResponse } from '../routing/route.types.js';
 import { collectionDocument, cursorLinks, numberedPageLinks } from './collection.document.js';
@@ -61,6 +63,19 @@ export interface DocumentResponder {
     nextAfter: string,
     meta?: { readonly [key: string]: JsonValue },
   ): Promise<ApiResponse>;
+  /**
+   * As cursorPage, but within the document byte budget (docs/api/foundation.md, "Byte budgets"):
+   * undefined when the page of more than one item, with its includes, would be larger; then ask
+   * for a smaller page from the same position. A page of one item is always answered.
+   */
+  cursorPageWithinBudget<F extends FilterSpecs, S extends string>(
+    request: ApiRequest,
+    query: ListQuery<F, S, CursorPaginationSpec>,
+    position: CursorPosition,
+    data: readonly ResourceObject[],
+    nextAfter: string,
+    meta?: { readonly [key: string]: JsonValue },
+  ): Promise<ApiResponse | undefined>;
   /** A page of a page-numbered list, with `total` items in the whole list (meta.total, links.last). */
   numberedPage<F extends FilterSpecs, S extends string>(
     request: ApiRequest,
@@ -74,11 +89,32 @@ export interface DocumentResponder {
 
 /** Creates the responder of the gateway. */
 export function createDocumentResponder({ cursors, loaders }: DocumentResponderDeps): DocumentResponder {
-  async function compound(request: ApiRequest, query: DocumentQuery, data: readonly ResourceObject[]): Promise<{ data: ResourceObject[]; included: ResourceObject[] }> {
-    const included = await resolveIncludes(data, query, loaders, { caller: request.caller, fields: query.fields });
+  async function compound(
+    request: ApiRequest,
+    query: DocumentQuery,
+    data: readonly ResourceObject[],
+    allowance = ByteAllowance.unlimited(),
+  ): Promise<{ data: ResourceObject[]; included: ResourceObject[] }> {
+    const included = await resolveIncludes(data, query, loaders, { caller: request.caller, fields: query.fields, allowance });
     const schemas = query.spec.schemas;
     const narrow = (resource: ResourceObject): ResourceObject => narrowResource(resource, schemas.get(resource.type), query.fields);
     return { data: data.map(narrow), included: included.map(narrow) };
+  }
+
+  async function cursorDocument(
+    request: ApiRequest,
+    query: DocumentQuery,
+    position: CursorPosition,
+    data: readonly ResourceObject[],
+    nextAfter: string,
+    meta: { readonly [key: string]: JsonValue } | undefined,
+    allowance: ByteAllowance,
+  ): Promise<ApiResponse | undefined> {
+    allowance.spend(data);
+    const document = await compound(request, query, data, allowance);
+    if (allowance.exhausted && data.length > 1) return undefined;
+    const next = nextAfter === '' ? undefined : await cursors.save(position.binding, nextAfter);
+    return { status: 200, document: collectionDocument(document.data, cursorLinks(request.selfLink, next), document.included, meta) };
   }
 
   return {
@@ -89,8 +125,11 @@ export function createDocumentResponder({ cursors, loaders }: DocumentResponderD
     },
 
     async cursorPage(request, query, position, data, nextAfter, meta) {
-      const [document, next] = await Promise.all([compound(request, query, data), nextAfter === '' ? undefined : cursors.save(position.binding, nextAfter)]);
-      return { status: 200, document: collectionDocument(document.data, cursorLinks(request.selfLink, next), document.included, meta) };
+      return (await cursorDocument(request, query, position, data, nextAfter, meta, ByteAllowance.unlimited()))!;
+    },
+
+    async cursorPageWithinBudget(request, query, position, data, nextAfter, meta) {
+      return cursorDocument(request, query, position, data, nextAfter, meta, new ByteAllowance(DOCUMENT_MAX_BYTES));
     },
 
     async numberedPage(request, query, data, total) {

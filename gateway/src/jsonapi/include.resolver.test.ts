@@ -1,6 +1,7 @@
 import type { ResourceObject } from './document.builder.js';
 import { describe, expect, it } from 'vitest';
 import { CHAPTER_DOCUMENT, STORY_LIST, makeChapter, makeStory, makeTag, makeUser } from '../../test/fixtures/list-schemas.fixture.js';
+import { ByteAllowance } from './byte-allowance.js';
 import { resolveIncludes, type ResourceLoaders } from './include.resolver.js';
 import { parseDocumentQuery, parseListQuery } from './list-query.parser.js';
 
@@ -14,7 +15,7 @@ function recordingLoaders(resources: ResourceObject[]): { loaders: ResourceLoade
   return { loaders: { story: loaderOf('story'), user: loaderOf('user'), chapter: loaderOf('chapter'), tag: loaderOf('tag') }, calls };
 }
 
-const context = { caller: { requestId: 't', scopes: [] }, fields: new Map() };
+const context = { caller: { requestId: 't', scopes: [] }, fields: new Map(), allowance: ByteAllowance.unlimited() };
 
 describe('resolveIncludes', () => {
   it('loads each relationship in one batch for all parents, each resource once, in include order', async () => {

@@ -1,13 +1,18 @@
 import type { CallerContext } from '@inkwell/grpc';
+import type { ByteAllowance } from './byte-allowance.js';
 import type { ResourceIdentifier, ResourceObject } from './document.builder.js';
 import type { IncludeTree, SparseFieldsets } from './include-fields.parser.js';
 import type { DocumentQuery } from './list-query.parser.js';
 import type { ResourceSchemas } from './resource-schema.js';
 
-/** What a loader knows of the request: the caller (pass it to gRPC) and the fieldsets (to fetch heavy fields only when wanted). */
+/**
+ * What a loader knows of the request: the caller (pass it to gRPC), the fieldsets (to fetch
+ * heavy fields only when wanted) and the document's byte allowance (stop loading once it is used up).
+ */
 export interface LoadContext {
   readonly caller: CallerContext;
   readonly fields: SparseFieldsets;
+  readonly allowance: ByteAllowance;
 }
 
 /**
@@ -67,7 +72,7 @@ async function expand(parents: readonly ResourceObject[], parentType: string, tr
       if (relationship === undefined) throw new Error(`include: ${parentType} has no relationship ${name}`);
       const ids = linkedIds(parents, name, relationship.type);
       const missing = ids.filter((id) => !expansion.known.has(key(relationship.type, id)));
-      if (missing.length > 0) {
+      if (missing.length > 0 && !expansion.context.allowance.exhausted) {
         const loader = expansion.loaders[relationship.type];
         if (loader === undefined) throw new Error(`include: no loader for type ${relationship.type}`);
         for (const resource of await loader(missing, expansion.context)) {

@@ -5,6 +5,7 @@ export { compareInstants, formatInstant, instantToDate, parseDateBound, type Ins
 export { createDocumentResponder, type CursorPosition, type DocumentResponder, type DocumentResponderDeps, type ResourceResponseOptions } from './document.responder.js';
 export { filters, MAX_LIST_VALUES, type DateRange, type FilterKind, type IntegerBounds, type IntegerRange } from './filter-kinds.js';
 export { NO_INCLUDES, type IncludeTree, type SparseFieldsets } from './include-fields.parser.js';
+export { ByteAllowance, loadAllBatches, type DeferringBatch } from './byte-allowance.js';
 export { resolveIncludes, type LoadContext, type ResourceLoader, type ResourceLoaders } from './include.resolver.js';
 export { parseDocumentQuery, parseListQuery, type DocumentQuery, type ListQuery } from './list-query.parser.js';
 export { defineDocumentSpec, defineListSpec, type DocumentSpec, type FilterSpecs, type ListSpec, type ParsedFilters } from './list-spec.js';

@@ -3,7 +3,7 @@ import type { BookshelvesService } from '@inkwell/proto/bookshelves';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { UsersService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import type { ResourceLoaders } from '../jsonapi/index.js';
+import { loadAllBatches, type ResourceLoaders } from '../jsonapi/index.js';
 import { toBookshelfResource } from './bookshelf.resource.js';
 import { toChapterResource } from './chapter.resource.js';
 import { toStoryResource } from './story.resource.js';
@@ -19,16 +19,30 @@ export interface ResourceLoadersDeps {
 }
 
 /**
- * The batch loader of every includable type (one line per type): each fetches all the ids it
- * is given with ONE batch RPC, as the caller (the backend applies visibility and leaves out what
- * the caller may not see). Chapters come without content: included chapters never carry it.
+ * The batch loader of every includable type (one entry per type): each fetches the ids it is
+ * given with one batch RPC, as the caller (the backend applies visibility and leaves out what
+ * the caller may not see), and again for ids an answer deferred to keep within its byte budget
+ * (docs/api/foundation.md, "Byte budgets"). Chapters come without content and tags are small:
+ * their answers never defer.
  */
 export function createResourceLoaders({ users, stories, bookshelves, links }: ResourceLoadersDeps): ResourceLoaders {
   return {
-    user: async (ids, { caller }) => (await users.batchGetUsers({ ids: [...ids] }, { caller })).users.map((user) => toUserResource(user, links)),
-    story: async (ids, { caller }) => (await stories.batchGetStories({ ids: [...ids] }, { caller })).stories.map((story) => toStoryResource(story, links)),
+    user: async (ids, { caller, allowance }) =>
+      (await loadAllBatches(ids, allowance, async (wanted) => {
+        const answer = await users.batchGetUsers({ ids: wanted }, { caller });
+        return { items: answer.users, deferredIds: answer.deferredIds };
+      })).map((user) => toUserResource(user, links)),
+    story: async (ids, { caller, allowance }) =>
+      (await loadAllBatches(ids, allowance, async (wanted) => {
+        const answer = await stories.batchGetStories({ ids: wanted }, { caller });
+        return { items: answer.stories, deferredIds: answer.deferredIds };
+      })).map((story) => toStoryResource(story, links)),
     chapter: async (ids, { caller }) => (await stories.batchGetChapters({ ids: [...ids] }, { caller })).chapters.map((chapter) => toChapterResource(chapter, links)),
     tag: async (ids, { caller }) => (await stories.batchGetTags({ ids: [...ids] }, { caller })).tags.map(toTagResource),
-    bookshelf: async (ids, { caller }) => (await bookshelves.batchGetBookshelves({ ids: [...ids] }, { caller })).bookshelves.map((shelf) => toBookshelfResource(shelf, links)),
+    bookshelf: async (ids, { caller, allowance }) =>
+      (await loadAllBatches(ids, allowance, async (wanted) => {
+        const answer = await bookshelves.batchGetBookshelves({ ids: wanted }, { caller });
+        return { items: answer.bookshelves, deferredIds: answer.deferredIds };
+      })).map((shelf) => toBookshelfResource(shelf, links)),
   };
 }

@@ -174,8 +174,15 @@ function listRoute<P extends string, F extends FilterSpecs, S extends string, Q,
   return definition<P>({ ...declaration, method: 'GET', doc: { ...doc, query: spec } }, async (request) => {
     const query = parseListQuery(spec, request.query);
     const position = await deps.documents.cursorStart(request, query);
-    const response = await rpc({ ...toRequest({ params: request.params, query }), pageSize: query.page.size, after: position.after }, { caller: request.caller });
-    return deps.documents.cursorPage(request, query, position, toResources(response, deps.links), response.nextAfter, meta?.(response, query));
+    // A page whose document would be over its byte budget is asked for again with half as many
+    // items from the same position, down to one (docs/api/foundation.md, "Byte budgets").
+    for (let pageSize = query.page.size; ; ) {
+      const response = await rpc({ ...toRequest({ params: request.params, query }), pageSize, after: position.after }, { caller: request.caller });
+      const data = toResources(response, deps.links);
+      const answer = await deps.documents.cursorPageWithinBudget(request, query, position, data, response.nextAfter, meta?.(response, query));
+      if (answer !== undefined) return answer;
+      pageSize = Math.max(1, Math.floor(data.length / 2));
+    }
   });
 }
 

@@ -35,3 +35,5 @@ export const BLOG_TAG_MAX_CHARS = 50;
 export function normaliseBlogTag(tag: string): string {
   return tag.trim().replace(/\s+/g, ' ').toLowerCase();
 }
+
+export { approximateBytes, BATCH_ANSWER_MAX_BYTES, type BatchPage, countWithinBudget, DOCUMENT_MAX_BYTES, ITEM_OVERHEAD_BYTES, LIST_PAGE_MAX_BYTES } from './budgets.js';

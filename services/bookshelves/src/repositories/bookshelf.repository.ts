@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
-import { withPgErrors, withTransaction } from '@inkwell/pg';
+import { ITEM_OVERHEAD_BYTES, LIST_PAGE_MAX_BYTES } from '@inkwell/limits';
+import { budgetedPage, budgetedPageSql, withPgErrors, withTransaction, type BudgetedRow } from '@inkwell/pg';
 import type { Bookshelf, Privacy } from '../domain/bookshelf.js';
 import type { Position } from '../domain/page.js';
 import { bookshelfCreated, bookshelfDeleted, bookshelfUpdated } from '../events/bookshelf.events.js';
@@ -47,31 +48,45 @@ export class BookshelfRepository {
     });
   }
 
-  /** The shelves with these ids that exist, in the order of `ids` (duplicates once). */
-  async findByIds(ids: readonly string[]): Promise<Bookshelf[]> {
-    if (ids.length === 0) return [];
+  /**
+   * The shelves with these ids that exist, in the order of `ids` (duplicates once), from the
+   * first as far as `budgetBytes` allows (docs/api/foundation.md, "Byte budgets"); `covered` is
+   * how many of the unique ids the answer accounts for.
+   */
+  async findByIds(ids: readonly string[], budgetBytes: number): Promise<{ shelves: Bookshelf[]; covered: number }> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return { shelves: [], covered: 0 };
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<ShelfRow>(`SELECT ${SHELF_COLUMNS} FROM bookshelves b WHERE b.id = ANY($1::bigint[])`, [ids]);
-      const byId = new Map(rows.map((row) => [row.id, toShelf(row)]));
-      return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+      const { rows } = await this.pool.query<ShelfRow & BudgetedRow & { ord: string }>(
+        budgetedPageSql(
+          `SELECT ${SHELF_COLUMNS}, w.ord FROM unnest($1::bigint[]) WITH ORDINALITY AS w(id, ord) JOIN bookshelves b ON b.id = w.id`,
+          { bytes: `octet_length(description) + ${ITEM_OVERHEAD_BYTES}`, order: 'ord', budgetParam: '$2' },
+        ),
+        [unique, budgetBytes],
+      );
+      const page = budgetedPage(rows, rows.length);
+      return { shelves: page.rows.map(toShelf), covered: page.more ? Number(rows.at(-1)!.ord) : unique.length };
     });
   }
 
   /**
    * One page of `ownerId`'s shelves in their order (`order`, then id), private ones only when
-   * `includePrivate`, starting after `after`.
+   * `includePrivate`, starting after `after`, cut short by the list page's byte budget.
    */
   async listByOwner(ownerId: string, includePrivate: boolean, pageSize: number, after: Position | undefined): Promise<ShelfPage> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<ShelfRow>(
-        `SELECT ${SHELF_COLUMNS} FROM bookshelves b
-         WHERE b.owner_id = $1 AND ($2 OR b.privacy = 'public') AND ($3::int IS NULL OR (b.position, b.id) > ($3::int, $4::bigint))
-         ORDER BY b.position, b.id LIMIT $5`,
-        [ownerId, includePrivate, after?.key ?? null, after?.id ?? null, pageSize + 1],
+      const { rows } = await this.pool.query<ShelfRow & BudgetedRow>(
+        budgetedPageSql(
+          `SELECT ${SHELF_COLUMNS} FROM bookshelves b
+           WHERE b.owner_id = $1 AND ($2 OR b.privacy = 'public') AND ($3::int IS NULL OR (b.position, b.id) > ($3::int, $4::bigint))
+           ORDER BY b.position, b.id LIMIT $5`,
+          { bytes: `octet_length(description) + ${ITEM_OVERHEAD_BYTES}`, order: 'position, id', budgetParam: '$6' },
+        ),
+        [ownerId, includePrivate, after?.key ?? null, after?.id ?? null, pageSize + 1, LIST_PAGE_MAX_BYTES],
       );
-      const page = rows.slice(0, pageSize);
-      const last = page.at(-1);
-      return { shelves: page.map(toShelf), ...(rows.length > pageSize && last ? { next: { key: last.position, id: last.id } } : {}) };
+      const page = budgetedPage(rows, pageSize);
+      const last = page.rows.at(-1);
+      return { shelves: page.rows.map(toShelf), ...(page.more && last ? { next: { key: last.position, id: last.id } } : {}) };
     });
   }
 

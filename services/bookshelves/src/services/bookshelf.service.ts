@@ -1,4 +1,5 @@
 import { AppError } from '@inkwell/errors';
+import { BATCH_ANSWER_MAX_BYTES, type BatchPage } from '@inkwell/limits';
 import { asSeenBy, isId, MAX_BATCH_IDS, MAX_SHELVES_PER_USER, READ_BOOKSHELVES, shelfAccess, type Bookshelf, type Caller } from '../domain/bookshelf.js';
 import { isEmptyChange, validateNewShelf, validateShelfChanges, type NewShelfInput, type ShelfChanges } from '../domain/bookshelf-input.js';
 import { decodePosition, encodePosition, pageSizeOf } from '../domain/page.js';
@@ -29,11 +30,16 @@ export class BookshelfService {
     return asSeenBy(await readableShelf(this.shelves, id, caller), caller);
   }
 
-  /** The visible shelves among `ids` (at most 1000), in request order; others left out. */
-  async batchGetBookshelves(ids: readonly string[], caller: Caller): Promise<Bookshelf[]> {
+  /**
+   * The visible shelves among `ids` (at most 1000), in request order; others left out. The
+   * answer stops within its byte budget and names the ids it did not read as `deferred`
+   * (docs/api/foundation.md, "Byte budgets").
+   */
+  async batchGetBookshelves(ids: readonly string[], caller: Caller): Promise<BatchPage<Bookshelf>> {
     if (ids.length > MAX_BATCH_IDS) throw AppError.badParameter('include', `At most ${MAX_BATCH_IDS} bookshelves can be asked for at once.`);
-    const found = await this.shelves.findByIds(ids.filter(isId));
-    return found.filter((shelf) => shelfAccess(shelf, caller) === 'visible').map((shelf) => asSeenBy(shelf, caller));
+    const wanted = [...new Set(ids.filter(isId))];
+    const { shelves, covered } = await this.shelves.findByIds(wanted, BATCH_ANSWER_MAX_BYTES);
+    return { items: shelves.filter((shelf) => shelfAccess(shelf, caller) === 'visible').map((shelf) => asSeenBy(shelf, caller)), deferred: wanted.slice(covered) };
   }
 
   /** One page of user `userId`'s shelves in their order; private ones only for the owner with read_bookshelves. */

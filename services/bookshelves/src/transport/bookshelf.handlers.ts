@@ -17,7 +17,8 @@ export function bookshelfHandlers({ shelves, items }: BookshelfHandlerDeps): Ser
       return { bookshelf: toProtoBookshelf(await shelves.getBookshelf(request.id, ctx.caller)) };
     },
     async batchGetBookshelves(request, ctx) {
-      return { bookshelves: (await shelves.batchGetBookshelves(request.ids, ctx.caller)).map(toProtoBookshelf) };
+      const page = await shelves.batchGetBookshelves(request.ids, ctx.caller);
+      return { bookshelves: page.items.map(toProtoBookshelf), deferredIds: page.deferred };
     },
     async listUserBookshelves(request, ctx) {
       const page = await shelves.listUserBookshelves(request.userId, { pageSize: request.pageSize, after: request.after }, ctx.caller);

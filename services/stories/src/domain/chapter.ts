@@ -21,7 +21,7 @@ export interface Chapter {
 /**
  * Most chapter text (content plus content_html, in UTF-8 bytes) one page of a chapter list
  * carries when it includes content: 16 MiB, as a page of private messages (docs/api/stories.md).
- * A page stops after the chapter that reaches it; the first chapter is always returned.
+ * A page stops before the chapter that would exceed it; the first chapter is always returned.
  */
 export const CHAPTER_PAGE_TEXT_BUDGET_BYTES = 16 * 1024 * 1024;
 

@@ -35,11 +35,19 @@ export interface StoryListQuery {
   after?: { key: string | null; id: string };
 }
 
+/** A place in a list: the sort value as text and the id that breaks ties. */
+export interface ListPosition {
+  key: string | null;
+  id: string;
+}
+
 /** One page of story ids in list order, and where the last one stands (for the next page). */
 export interface IdPage {
   ids: string[];
+  /** Where each of `ids` stands, in the same order: a page cut short by its byte budget continues after one of them. */
+  positions: ListPosition[];
   /** Present when more rows follow. */
-  next?: { key: string | null; id: string };
+  next?: ListPosition;
   /** How many stories the whole list has (search index lists only). */
   total?: ListTotal;
   /** Stories of the whole list per tag id, when asked for (search index lists only). */

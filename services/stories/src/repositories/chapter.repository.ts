@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
 import { AppError } from '@inkwell/errors';
-import { withPgErrors, withTransaction } from '@inkwell/pg';
+import { budgetedPage, budgetedPageSql, withPgErrors, withTransaction, type BudgetedRow } from '@inkwell/pg';
 import type { Chapter } from '../domain/chapter.js';
 import type { Story } from '../domain/story.js';
 import { chapterCreated, chapterDeleted, chapterUpdated, snapshotChanged, storyUpdated } from '../events/story.events.js';
@@ -78,9 +78,8 @@ export class ChapterRepository {
    * A page of the chapters of story `storyId` in chapter order, drafts only when `withDrafts`,
    * starting after chapter number `afterNumber`; `limit + 1` rows are read so the caller knows
    * whether more follow. With `textBudgetBytes`, the chapters come with their content and the
-   * page ends after the chapter whose text (content plus content_html) brings the page's total
-   * to the budget (the first chapter always stays); the sizes are read from storage without
-   * fetching the text, and text past the budget is never sent to us.
+   * page ends before the chapter whose text (content plus content_html) would bring the page's
+   * total over the budget (the first chapter always stays; see budgetedPageSql).
    */
   async listByStory(storyId: string, withDrafts: boolean, limit: number, afterNumber: number | undefined, textBudgetBytes?: number): Promise<{ chapters: Chapter[]; more: boolean }> {
     return withPgErrors(async () => {
@@ -92,18 +91,12 @@ export class ChapterRepository {
         const { rows } = await this.pool.query<ChapterRow>(page, params);
         return { chapters: rows.slice(0, limit).map(toChapter), more: rows.length > limit };
       }
-      // The running total before each chapter decides: a chapter is kept while the text before it
-      // is under the budget, so the page ends with the chapter that reaches it.
-      const { rows } = await this.pool.query<ChapterRow & { before: string; fetched: string }>(
-        `SELECT * FROM (
-           SELECT p.*, count(*) OVER () AS fetched,
-             coalesce(sum(octet_length(p.content) + octet_length(p.content_html)) OVER (ORDER BY p.chapter_number ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
-           FROM (${page}) p
-         ) sized WHERE before < $5 ORDER BY chapter_number`,
+      const { rows } = await this.pool.query<ChapterRow & BudgetedRow>(
+        budgetedPageSql(page, { bytes: 'octet_length(content) + octet_length(content_html)', order: 'chapter_number', budgetParam: '$5' }),
         [...params, textBudgetBytes],
       );
-      const kept = rows.slice(0, limit);
-      return { chapters: kept.map(toChapter), more: Number(rows[0]?.fetched ?? 0) > kept.length };
+      const kept = budgetedPage(rows, limit);
+      return { chapters: kept.rows.map(toChapter), more: kept.more };
     });
   }
 
@@ -111,8 +104,9 @@ export class ChapterRepository {
    * Appends a chapter to story `storyId` under the story's lock: `decide` (the service's rules)
    * sees the story and returns the chapter. Writes ChapterCreated, and StoryUpdated when the
    * story's totals or dates changed. Returns the chapter with its content and the story after.
+   * Nothing is stored once `signal` has aborted (checked right before COMMIT).
    */
-  async create(storyId: string, decide: (story: Story) => NewChapter): Promise<{ chapter: Chapter; story: Story }> {
+  async create(storyId: string, decide: (story: Story) => NewChapter, signal?: AbortSignal): Promise<{ chapter: Chapter; story: Story }> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const before = await lockStory(client, storyId);
@@ -129,7 +123,7 @@ export class ChapterRepository {
         await appendEvent(client, { key: created.id, payload: chapterCreated(created, before.authorId) });
         const after = await this.afterChapterChange(client, before, { dateModified: chapter.now, ...(chapter.published ? { dateUpdated: chapter.now } : {}) });
         return { chapter: created, story: after };
-      });
+      }, { signal });
     });
   }
 
@@ -139,9 +133,9 @@ export class ChapterRepository {
    * chapters up one number (ChapterDeleted, a ChapterUpdated per renumbered chapter). Either
    * way the story's totals are recounted (StoryUpdated when its snapshot changed). Returns the
    * chapter after the change with its content (unchanged for `keep`), or undefined after a
-   * delete; NOT_FOUND if none.
+   * delete; NOT_FOUND if none. Nothing is stored once `signal` has aborted.
    */
-  async mutate(id: string, decide: (chapter: Chapter, story: Story) => ChapterDecision): Promise<Chapter | undefined> {
+  async mutate(id: string, decide: (chapter: Chapter, story: Story) => ChapterDecision, signal?: AbortSignal): Promise<Chapter | undefined> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows: owner } = await client.query<{ story_id: string }>('SELECT story_id FROM chapters WHERE id = $1', [id]);
@@ -193,7 +187,7 @@ export class ChapterRepository {
         const newlyPublished = after.published && !before.published;
         await this.afterChapterChange(client, story, { dateModified: change.now, ...(newlyPublished ? { dateUpdated: change.now } : {}) });
         return after;
-      });
+      }, { signal });
     });
   }
 

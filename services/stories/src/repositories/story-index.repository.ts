@@ -113,7 +113,7 @@ export class StoryIndexRepository {
     }
     const positions = page.hits.hits.map(({ sort: [key, id] }) => ({ key: key === null || key === undefined ? null : String(key), id: String(id) }));
     const shown = positions.slice(0, query.limit);
-    const result: IdPage = { ids: shown.map((position) => position.id) };
+    const result: IdPage = { ids: shown.map((position) => position.id), positions: shown };
     if (positions.length > query.limit) result.next = shown.at(-1)!;
     const total = page.hits.total;
     if (total) result.total = { value: total.value, lowerBound: total.relation === 'gte' };

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
+import { ITEM_OVERHEAD_BYTES } from '@inkwell/limits';
 import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
 import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
@@ -77,6 +78,38 @@ export class StoryRepository {
     });
   }
 
+  /**
+   * The stories of `ids` that exist, in that order, from the first as far as `budgetBytes` of
+   * description text (plus a fixed cost per story) allows, never fewer than one
+   * (docs/api/foundation.md, "Byte budgets"). `covered` is how many of `ids` the answer
+   * accounts for: all of them, or those up to the last story kept. Sizes are read from the
+   * texts' headers in the same statement, so a story left out is never read.
+   */
+  async findWithinBudget(ids: readonly string[], draftsOf: string | null, budgetBytes: number): Promise<{ stories: Story[]; covered: number }> {
+    if (ids.length === 0) return { stories: [], covered: 0 };
+    return withPgErrors(async () => {
+      const { rows } = await this.pool.query<StoryRow & { ord: string; found: string }>({
+        name: 'stories.read-within-budget',
+        text: `WITH sized AS (
+                 SELECT w.id, w.ord, row_number() OVER by_order AS nth, count(*) OVER () AS found,
+                        sum(coalesce(octet_length(t.description), 0) + coalesce(octet_length(t.description_html), 0) + $4) OVER by_order AS running_bytes
+                   FROM unnest($1::bigint[]) WITH ORDINALITY AS w(id, ord)
+                   JOIN stories x ON x.id = w.id
+                   LEFT JOIN story_texts t ON t.story_id = w.id
+                 WINDOW by_order AS (ORDER BY w.ord)
+               )
+               SELECT ${storyColumns('$2')}, sized.ord, sized.found
+                 FROM sized JOIN stories s ON s.id = sized.id LEFT JOIN story_texts t ON t.story_id = s.id
+                WHERE sized.nth = 1 OR sized.running_bytes <= $3
+                ORDER BY sized.ord`,
+        values: [[...new Set(ids)], draftsOf, budgetBytes, ITEM_OVERHEAD_BYTES],
+      });
+      const last = rows.at(-1);
+      const cut = last !== undefined && rows.length < Number(last.found);
+      return { stories: rows.map(toStory), covered: cut ? Number(last.ord) : ids.length };
+    });
+  }
+
   /** One keyset page of the ids of a story list, in list order (a value-sorted list of a shelf or an author counts what qualifies first, to choose its plan). */
   async listPage(query: StoryListQuery): Promise<IdPage> {
     return withPgErrors(async () => {
@@ -93,13 +126,14 @@ export class StoryRepository {
               return client.query<PageRow>(statement.text, statement.values);
             });
       const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return { ids: page.map((row) => row.id), ...(rows.length > query.limit && last ? { next: { key: last.sort_key, id: last.tie_id } } : {}) };
+      const positions = page.map((row) => ({ key: row.sort_key, id: row.tie_id }));
+      const last = positions.at(-1);
+      return { ids: page.map((row) => row.id), positions, ...(rows.length > query.limit && last ? { next: last } : {}) };
     });
   }
 
-  /** Creates a draft story with its `StoryCreated` event. */
-  async create(story: NewStory): Promise<Story> {
+  /** Creates a draft story with its `StoryCreated` event; nothing once `signal` has aborted (checked right before COMMIT). */
+  async create(story: NewStory, signal?: AbortSignal): Promise<Story> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string }>(
@@ -113,7 +147,7 @@ export class StoryRepository {
         const created = (await readStory(client, id, null, true))!;
         await appendEvent(client, { key: id, payload: storyCreated(created) });
         return created;
-      });
+      }, { signal });
     });
   }
 
@@ -122,9 +156,10 @@ export class StoryRepository {
    * and applies the decision with its events in the same transaction: the changed story
    * (StoryUpdated when anything in its snapshot changed), or undefined after a delete
    * (ChapterDeleted for each chapter, then StoryDeleted). `decide` throwing rolls everything
-   * back. NOT_FOUND when there is no such story.
+   * back, and so does `signal` having aborted by the time it would commit. NOT_FOUND when there
+   * is no such story.
    */
-  async mutate(id: string, decide: (current: Story) => StoryDecision): Promise<Story | undefined> {
+  async mutate(id: string, decide: (current: Story) => StoryDecision, signal?: AbortSignal): Promise<Story | undefined> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const before = await lockStory(client, id);
@@ -136,7 +171,7 @@ export class StoryRepository {
         const after = await this.applyChange(client, before, decision.change);
         if (snapshotChanged(before, after)) await appendEvent(client, { key: id, payload: storyUpdated(before, after) });
         return after;
-      });
+      }, { signal });
     });
   }
 

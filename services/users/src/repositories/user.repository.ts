@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { constraintName, translatePgError, withPgErrors, withTransaction } from '@inkwell/pg';
+import { ITEM_OVERHEAD_BYTES } from '@inkwell/limits';
+import { budgetedPage, budgetedPageSql, type BudgetedRow, constraintName, translatePgError, withPgErrors, withTransaction } from '@inkwell/pg';
 import { appendEvent } from '@inkwell/events';
 import type { User } from '../domain/user.js';
 import { userCreated, userUpdated } from '../events/user.events.js';
@@ -82,11 +83,23 @@ export class UserRepository {
     });
   }
 
-  /** The users with these ids, in no particular order; unknown ids are left out. */
-  async findByIds(ids: readonly string[]): Promise<User[]> {
+  /**
+   * The users with these (unique) ids, in their order, from the first as far as `budgetBytes`
+   * of bio text allows (docs/api/foundation.md, "Byte budgets"); unknown ids are left out.
+   * `covered` is how many of `ids` the answer accounts for.
+   */
+  async findByIds(ids: readonly string[], budgetBytes: number): Promise<{ users: User[]; covered: number }> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ANY($1::bigint[])`, [ids]);
-      return rows.map(toUser);
+      const { rows } = await this.pool.query<UserRow & BudgetedRow & { ord: string }>(
+        budgetedPageSql(`SELECT ${COLUMNS}, w.ord FROM unnest($1::bigint[]) WITH ORDINALITY AS w(wanted, ord) JOIN users ON users.id = w.wanted`, {
+          bytes: `octet_length(bio) + octet_length(bio_html) + ${ITEM_OVERHEAD_BYTES}`,
+          order: 'ord',
+          budgetParam: '$2',
+        }),
+        [ids, budgetBytes],
+      );
+      const page = budgetedPage(rows, rows.length);
+      return { users: page.rows.map(toUser), covered: page.more ? Number(rows.at(-1)!.ord) : ids.length };
     });
   }
 
@@ -135,9 +148,10 @@ export class UserRepository {
 
   /**
    * Applies `changes` to user `id` and writes `UserUpdated` in the same transaction. Undefined
-   * when there is no such user; a taken e-mail address is ALREADY_EXISTS.
+   * when there is no such user; a taken e-mail address is ALREADY_EXISTS. Nothing is stored once
+   * `signal` has aborted (checked right before COMMIT).
    */
-  async update(id: string, changes: UserChanges): Promise<User | undefined> {
+  async update(id: string, changes: UserChanges, signal?: AbortSignal): Promise<User | undefined> {
     try {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<UserRow>(
@@ -150,7 +164,7 @@ export class UserRepository {
         const updated = toUser(row);
         await appendEvent(client, { key: updated.id, payload: userUpdated(updated) });
         return updated;
-      });
+      }, { signal });
     } catch (error) {
       throw translateUserError(error);
     }

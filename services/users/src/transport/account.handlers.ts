@@ -12,17 +12,18 @@ export function accountHandlers(accounts: AccountService): AccountHandlers {
       return { user: toProtoUser(await accounts.getUser(request.id, ctx.caller)) };
     },
     async batchGetUsers(request, ctx) {
-      return { users: (await accounts.getUsers(request.ids, ctx.caller)).map(toProtoUser) };
+      const page = await accounts.getUsers(request.ids, ctx.caller);
+      return { users: page.items.map(toProtoUser), deferredIds: page.deferred };
     },
     async registerUser(request) {
       return { user: toProtoUser(await accounts.register({ name: request.name, email: request.email, password: request.password })) };
     },
     async authenticate(request, ctx) {
-      return { user: toProtoUser(await withRetryAfter(ctx, () => accounts.authenticate(request.login, request.password))) };
+      return { user: toProtoUser(await withRetryAfter(ctx, () => accounts.authenticate(request.login, request.password, request.clientAddress))) };
     },
     async updateUser(request, ctx) {
       const changes = { ...(request.bio === undefined ? {} : { bio: request.bio }), ...(request.email === undefined ? {} : { email: request.email }) };
-      return { user: toProtoUser(await accounts.updateProfile(ctx.caller, request.id, changes)) };
+      return { user: toProtoUser(await accounts.updateProfile(ctx.caller, request.id, changes, ctx.signal)) };
     },
   };
 }
