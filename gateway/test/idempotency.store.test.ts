@@ -3,7 +3,7 @@ import { AppError, ErrorCode } from '@inkwell/errors';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
+import { IdempotencyStore, type IdempotencyStoreOptions } from '../src/idempotency/idempotency.store.js';
 import { withIdempotency } from '../src/idempotency/idempotent.routes.js';
 import { defineRoute, type ApiRequest, type ApiResponse } from '../src/routing/route.types.js';
 
@@ -20,11 +20,11 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const request = (key: string, body: unknown): ApiRequest =>
-  ({ method: 'POST', params: {}, query: new URLSearchParams(), body, idempotencyKey: key, caller: { requestId: 'r', userId: '7', scopes: [] }, selfLink: 'http://x/api/v1/things' }) as ApiRequest;
+const request = (key: string, body: unknown, caller: { userId?: string; appId?: string } = { userId: '7' }): ApiRequest =>
+  ({ method: 'POST', params: {}, query: new URLSearchParams(), body, idempotencyKey: key, caller: { requestId: 'r', ...caller, scopes: [] }, selfLink: 'http://x/api/v1/things' }) as ApiRequest;
 
 /** A POST route whose handler answers from `answers` in turn (an Error is thrown), counting its runs. */
-function route(answers: (ApiResponse | Error)[]) {
+function route(answers: (ApiResponse | Error)[], options: IdempotencyStoreOptions = {}) {
   let runs = 0;
   const definition = defineRoute({
     method: 'POST',
@@ -34,7 +34,7 @@ function route(answers: (ApiResponse | Error)[]) {
       return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
     },
   });
-  const [wrapped] = withIdempotency([definition], new IdempotencyStore(redis, { keyPrefix: prefix }));
+  const [wrapped] = withIdempotency([definition], new IdempotencyStore(redis, { keyPrefix: prefix, ...options }));
   return { handler: wrapped!.handler, runs: () => runs };
 }
 
@@ -56,6 +56,45 @@ describe('withIdempotency (docs/api/foundation.md, "Idempotent POSTs")', () => {
     await expect(thing.handler(request(key, {}))).rejects.toThrow('bug');
     expect((await thing.handler(request(key, {}))).status).toBe(201);
     expect(thing.runs()).toBe(2);
+  });
+
+  it('keeps a large answer as its digest and resource identifier, not its body', async () => {
+    const large: ApiResponse = { status: 201, headers: { Location: 'http://x/api/v1/things/9' }, document: { data: { type: 'thing', id: '9', attributes: { text: 'x'.repeat(20_000) } }, links: { self: 'http://x/api/v1/things/9' } } };
+    const thing = route([large], { maxKeptBodyBytes: 1_000 });
+    const key = randomUUID();
+    expect(await thing.handler(request(key, {}))).toEqual(large);
+    const stored = (await redis.keys(`${prefix}*`)).map((name) => name).filter((name) => !name.includes('#count'));
+    const sizes = await Promise.all(stored.map((name) => redis.strlen(name)));
+    expect(Math.max(...sizes)).toBeLessThan(1_000);
+    const replayed = await thing.handler(request(key, {}));
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers).toMatchObject({ Location: 'http://x/api/v1/things/9', 'Idempotent-Replayed': 'true' });
+    expect(replayed.document).toEqual({ data: { type: 'thing', id: '9' }, links: { self: 'http://x/api/v1/things/9' }, meta: { body_omitted: true, body_sha256: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) } });
+    expect(thing.runs()).toBe(1);
+  });
+
+  it('scopes keys to the user and the app: the same key from another app of the user runs again', async () => {
+    const thing = route([created]);
+    const key = randomUUID();
+    await thing.handler(request(key, {}, { userId: '8', appId: '1' }));
+    await thing.handler(request(key, {}, { userId: '8', appId: '2' }));
+    expect(thing.runs()).toBe(2);
+    expect((await thing.handler(request(key, {}, { userId: '8', appId: '1' }))).headers).toMatchObject({ 'Idempotent-Replayed': 'true' });
+    expect(thing.runs()).toBe(2);
+  });
+
+  it('refuses a caller over its budget of new keys with 429 and Retry-After, and spares other callers', async () => {
+    const thing = route([created], { maxKeysPerCaller: 2 });
+    const caller = { userId: randomUUID() };
+    const first = randomUUID();
+    await thing.handler(request(first, {}, caller));
+    await thing.handler(request(randomUUID(), {}, caller));
+    const refusal = thing.handler(request(randomUUID(), {}, caller));
+    await expect(refusal).rejects.toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED, details: [{ reason: 'rate_limited', retryAfterSeconds: expect.any(Number) }] });
+    // A replay of a key already kept costs nothing, and another caller has a budget of its own.
+    expect((await thing.handler(request(first, {}, caller))).headers).toMatchObject({ 'Idempotent-Replayed': 'true' });
+    expect((await thing.handler(request(randomUUID(), {}, { userId: randomUUID() }))).status).toBe(201);
+    expect(thing.runs()).toBe(3);
   });
 
   it('leaves other methods alone and runs a POST without a key every time', async () => {

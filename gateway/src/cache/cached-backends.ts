@@ -2,6 +2,7 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import type { GrpcClient } from '@inkwell/grpc';
 import { ListStoriesRequestSchema, type GetStoryResponse, type ListStoriesResponse, type StoriesService } from '@inkwell/proto/stories';
 import type { GetUserResponse, UsersService } from '@inkwell/proto/users';
+import type { CacheGenerations } from './cache-generations.js';
 import type { ListAnswerCache } from './list-answer.cache.js';
 import type { PublicResourceCache } from './public-resource.cache.js';
 
@@ -10,7 +11,8 @@ import type { PublicResourceCache } from './public-resource.cache.js';
  * (docs/api/foundation.md, "Caching at the edge"): only published stories are stored, and the
  * author always reads through to the service (their own reads bypass the cache, so they see their
  * change at once and never someone else's view). Other callers see the same representation of a
- * published story whatever their scopes. Errors are never cached.
+ * published story whatever their scopes, and only while its generation is current (see
+ * CacheGenerations: a write through any gateway ends it at once). Errors are never cached.
  *
  * With `lists`, `listStories` (GET /stories) without a bookshelf filter, the only caller-dependent
  * part of that list, is answered from that short-lived cache, keyed by the whole request (search
@@ -19,7 +21,12 @@ import type { PublicResourceCache } from './public-resource.cache.js';
  * its author), so an answer read by one of its authors is not shared, and an author of a story on
  * a cached answer reads through to the service (their change shows on their next read).
  */
-export function cachedStoriesClient(client: GrpcClient<typeof StoriesService>, cache: PublicResourceCache, lists?: ListAnswerCache<ListStoriesResponse>): GrpcClient<typeof StoriesService> {
+export function cachedStoriesClient(
+  client: GrpcClient<typeof StoriesService>,
+  cache: PublicResourceCache,
+  generations: CacheGenerations,
+  lists?: ListAnswerCache<ListStoriesResponse>,
+): GrpcClient<typeof StoriesService> {
   return Object.assign(Object.create(client) as GrpcClient<typeof StoriesService>, {
     async listStories(request: Parameters<typeof client.listStories>[0], options: Parameters<typeof client.listStories>[1]): Promise<ListStoriesResponse> {
       const filter = request.filter;
@@ -32,12 +39,14 @@ export function cachedStoriesClient(client: GrpcClient<typeof StoriesService>, c
     async getStory(request: Parameters<typeof client.getStory>[0], options: Parameters<typeof client.getStory>[1]): Promise<GetStoryResponse> {
       const key = `story:${request.id ?? ''}` as const;
       const caller = options?.caller;
-      const cached = cache.get<GetStoryResponse>(key);
+      const generation = cache.isLive ? await generations.current(key) : undefined;
+      if (generation === undefined) return client.getStory(request, options);
+      const cached = cache.get<GetStoryResponse>(key, generation);
       if (cached !== undefined && caller?.userId !== cached.story?.authorId) return cached;
       const ticket = cache.begin();
       const response = await client.getStory(request, options);
       const story = response.story;
-      if (story !== undefined && story.published && caller?.userId !== story.authorId) cache.store(key, response, ticket);
+      if (story !== undefined && story.published && caller?.userId !== story.authorId) cache.store(key, response, ticket, generation);
       return response;
     },
   });
@@ -48,20 +57,20 @@ export function cachedStoriesClient(client: GrpcClient<typeof StoriesService>, c
  * themself (docs/api/foundation.md, "Caching at the edge"): `email` exists only on one's own
  * record, so one's own reads bypass the cache and a record carrying an e-mail is never stored.
  */
-export function cachedUsersClient(client: GrpcClient<typeof UsersService>, cache: PublicResourceCache): GrpcClient<typeof UsersService> {
+export function cachedUsersClient(client: GrpcClient<typeof UsersService>, cache: PublicResourceCache, generations: CacheGenerations): GrpcClient<typeof UsersService> {
   return Object.assign(Object.create(client) as GrpcClient<typeof UsersService>, {
     async getUser(request: Parameters<typeof client.getUser>[0], options: Parameters<typeof client.getUser>[1]): Promise<GetUserResponse> {
       const id = request.id ?? '';
       const key = `user:${id}` as const;
       const self = options?.caller?.userId === id;
-      if (!self) {
-        const cached = cache.get<GetUserResponse>(key);
-        if (cached !== undefined) return cached;
-      }
+      const generation = !self && cache.isLive ? await generations.current(key) : undefined;
+      if (generation === undefined) return client.getUser(request, options);
+      const cached = cache.get<GetUserResponse>(key, generation);
+      if (cached !== undefined) return cached;
       const ticket = cache.begin();
       const response = await client.getUser(request, options);
       const user = response.user;
-      if (!self && user !== undefined && user.id === id && user.email === undefined) cache.store(key, response, ticket);
+      if (user !== undefined && user.id === id && user.email === undefined) cache.store(key, response, ticket, generation);
       return response;
     },
   });

@@ -16,6 +16,12 @@ export interface PublicResourceCacheOptions {
   readonly now?: () => number;
 }
 
+/** An entry with the generation it was read in. */
+interface Generational {
+  readonly value: unknown;
+  readonly generation: string;
+}
+
 /**
  * The gateway's in-process cache of public, caller-independent representations (the published
  * story, a user's public profile; docs/api/foundation.md, "Caching at the edge"). It serves only
@@ -62,10 +68,11 @@ export class PublicResourceCache {
     this.clear();
   }
 
-  /** The entry of `key` when live and younger than the TTL; undefined otherwise. */
-  get<T>(key: CacheKey): T | undefined {
+  /** The entry of `key` when live, younger than the TTL and stored in `generation` (see CacheGenerations); undefined otherwise. */
+  get<T>(key: CacheKey, generation: string): T | undefined {
     if (!this.live) return undefined;
-    return this.entries.get(key, this.now()) as T | undefined;
+    const entry = this.entries.get(key, this.now()) as Generational | undefined;
+    return entry?.generation === generation ? (entry.value as T) : undefined;
   }
 
   /** A ticket for a fill that starts now (see the class comment). */
@@ -73,11 +80,11 @@ export class PublicResourceCache {
     return this.sequence;
   }
 
-  /** Stores `value` unless not live or `key` was invalidated since `ticket` was taken. */
-  store(key: CacheKey, value: unknown, ticket: number): void {
+  /** Stores `value` of `generation` unless not live or `key` was invalidated since `ticket` was taken. */
+  store(key: CacheKey, value: unknown, ticket: number, generation: string): void {
     if (!this.live || ticket < this.floor || (this.invalidated.get(key) ?? -1) > ticket) return;
     const now = this.now();
-    this.entries.set(key, value, now + this.options.ttlMs, now);
+    this.entries.set(key, { value, generation } satisfies Generational, now + this.options.ttlMs, now);
   }
 
   /** Drops `key` and refuses fills of it that started before now. */

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../routing/route.types.js';
+import type { CacheGenerations } from './cache-generations.js';
 import type { CacheKey, PublicResourceCache } from './public-resource.cache.js';
 
 /** Which cache entry a write under a path template changes: the story or user the path names. */
@@ -11,13 +12,13 @@ function keyOf(path: string, params: Readonly<Record<string, string>>): CacheKey
 }
 
 /**
- * Wraps every write route under `/stories/:id` and `/users/:id` so that, once it succeeded, this
- * process drops the public cache entry of the story or user it changed at once, without waiting
- * for the event (docs/api/foundation.md, "Caching at the edge"). Other processes learn of it
- * from the event; the entry is also dropped when the write fails, since a timeout may still have
- * committed it.
+ * Wraps every write route under `/stories/:id` and `/users/:id` so that, before it answers, this
+ * process drops the public cache entry of the story or user it changed and every gateway's entry
+ * stops being served (its generation is bumped in Redis; docs/api/foundation.md, "Caching at the
+ * edge"), without waiting for the event. The entry is also dropped when the write fails, since a
+ * timeout may still have committed it.
  */
-export function withWriteInvalidation(routes: readonly RouteDefinition[], cache: PublicResourceCache): RouteDefinition[] {
+export function withWriteInvalidation(routes: readonly RouteDefinition[], cache: PublicResourceCache, generations: CacheGenerations): RouteDefinition[] {
   return routes.map((route) => {
     if (route.method === 'GET' || !(route.path.startsWith('/stories/:id') || route.path.startsWith('/users/:id'))) return route;
     return {
@@ -27,7 +28,11 @@ export function withWriteInvalidation(routes: readonly RouteDefinition[], cache:
         try {
           return await route.handler(request);
         } finally {
-          if (key !== undefined) cache.invalidate(key);
+          if (key !== undefined) {
+            cache.invalidate(key);
+            // Before the answer: the caller's next request may reach another gateway.
+            await generations.bump(key).catch(() => undefined);
+          }
         }
       },
     };

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { describe, expect, it } from 'vitest';
-import { API_ERROR_CODES, ERROR_CODE_TABLE, toErrorResponse } from './error.mapping.js';
+import { API_ERROR_CODES, ERROR_CODE_TABLE, MAX_LISTED_ERRORS, toErrorResponse } from './error.mapping.js';
 
 describe('toErrorResponse: the AppError code table', () => {
   const expected: Record<ErrorCode, [number, string]> = {
@@ -75,6 +75,19 @@ describe('toErrorResponse: details', () => {
     expect(toErrorResponse(same).document.errors.map((e) => e.detail)).toEqual(['too long', 'not #rrggbb']);
     const mixed = new AppError(ErrorCode.INVALID_ARGUMENT, 'invalid', { details: [{ reason: 'validation_failed' }, { reason: 'invalid_include' }] });
     expect(toErrorResponse(mixed).status).toBe(400);
+  });
+
+  it(`lists the first ${MAX_LISTED_ERRORS} errors and one more entry counting the rest, however many the request caused`, () => {
+    const details = Array.from({ length: 20_000 }, (_, i) => ({ reason: 'validation_failed', pointer: `/data/attributes/a${i}`, detail: 'unknown attribute' }));
+    const response = toErrorResponse(new AppError(ErrorCode.INVALID_ARGUMENT, 'invalid', { details }));
+    expect(response.status).toBe(422);
+    expect(response.document.errors).toHaveLength(MAX_LISTED_ERRORS + 1);
+    expect(response.document.errors[MAX_LISTED_ERRORS - 1]!.source).toEqual({ pointer: `/data/attributes/a${MAX_LISTED_ERRORS - 1}` });
+    const summary = response.document.errors[MAX_LISTED_ERRORS]!;
+    expect(summary).toMatchObject({ status: '422', code: 'validation_failed' });
+    expect(summary.detail).toContain(`${20_000 - MAX_LISTED_ERRORS} more errors`);
+    expect(summary.source).toBeUndefined();
+    expect(JSON.stringify(response.document).length).toBeLessThan(10_000);
   });
 });
 

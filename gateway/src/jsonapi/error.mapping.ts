@@ -83,7 +83,7 @@ export interface ErrorResponse {
 /**
  * Maps any thrown value to the response the client gets (docs/api/foundation.md, "Errors").
  * - An AppError of a client-error class (4xx) becomes one error entry per detail (or one from
- *   its message when it has none). A detail's `reason` that is a public code overrides the code
+ *   its message when it has none), at most MAX_LISTED_ERRORS and one entry counting the rest. A detail's `reason` that is a public code overrides the code
  *   and status of its entry; `pointer`/`parameter` become `source`. Its message is client-safe
  *   by definition of AppError and becomes `detail` when the detail has none.
  * - A 5xx class (UNAVAILABLE, DEADLINE_EXCEEDED → 503 `unavailable`; INTERNAL and the rest →
@@ -99,7 +99,22 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (fallbackStatus >= 500) return serverError(fallback as 'internal' | 'unavailable');
 
   const entries = error.details.length === 0 ? [entry(fallback, error.message, undefined)] : error.details.map((detail) => entryOf(detail, fallback, error));
-  return { status: overallStatus(entries), document: { errors: entries }, log: undefined };
+  return { status: overallStatus(entries), document: { errors: capped(entries) }, log: undefined };
+}
+
+/** Most errors one document lists (docs/api/foundation.md, "Errors"); the rest are summed up in one more entry. */
+export const MAX_LISTED_ERRORS = 20;
+
+/**
+ * The first {@link MAX_LISTED_ERRORS} entries, then one entry (the code of the first left out,
+ * no `source`) saying how many more there are: an error answer never grows with the request.
+ */
+function capped(entries: readonly ErrorObject[]): ErrorObject[] {
+  if (entries.length <= MAX_LISTED_ERRORS) return [...entries];
+  const more = entries.length - MAX_LISTED_ERRORS;
+  const next = entries[MAX_LISTED_ERRORS]!;
+  const summary = entry(next.code as ApiErrorCode, `${more} more ${more === 1 ? 'error is' : 'errors are'} not listed: an error answer lists at most ${MAX_LISTED_ERRORS}.`, undefined);
+  return [...entries.slice(0, MAX_LISTED_ERRORS), summary];
 }
 
 /** A one-entry error document with a public code, e.g. for a 404 of the router itself. */

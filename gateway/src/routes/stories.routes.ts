@@ -1,5 +1,7 @@
-import type { GrpcClient } from '@inkwell/grpc';
+import { ErrorCode, isAppError } from '@inkwell/errors';
+import type { CallerContext, GrpcClient } from '@inkwell/grpc';
 import { STORY_LIST_EXACT_TOTAL_MAX, STORY_QUERY_MAX_CHARS } from '@inkwell/limits';
+import type { BookshelvesService } from '@inkwell/proto/bookshelves';
 import type { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { defineDocumentSpec, defineListSpec, filters, type DocumentResponder } from '../jsonapi/index.js';
@@ -25,6 +27,8 @@ import type { RouteDefinition } from '../routing/route.types.js';
 /** What the story routes need: the stories client, the link builder and the document responder. */
 export interface StoriesRoutesDeps {
   readonly stories: GrpcClient<typeof StoriesService>;
+  /** Asked whether the caller may see a shelf named by `filter[bookshelf]`, at request time. */
+  readonly bookshelves: GrpcClient<typeof BookshelvesService>;
   readonly links: ApiLinks;
   readonly documents: DocumentResponder;
 }
@@ -99,7 +103,7 @@ export const STORY_DOCUMENT = defineDocumentSpec({ resource: STORY_SCHEMA, types
  * valid token; what a caller may see (drafts need authorship and read_stories) is the service's
  * rule. Writes act as the signed-in user with write_stories; authorship is the service's rule.
  */
-export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps): RouteDefinition[] {
+export function storiesRoutes({ stories, bookshelves, links, documents }: StoriesRoutesDeps): RouteDefinition[] {
   const route = routeKinds({ documents, links });
   return [
     route.list({
@@ -107,7 +111,12 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
       doc: { summary: 'Search and list published stories.', errors: ['unread_requires_owned_bookshelf', 'insufficient_scope'] },
       query: STORY_LIST,
       toRequest: ({ query }) => storyListRequest(query),
-      rpc: (request, options) => stories.listStories(request, options),
+      rpc: async (request, options) => {
+        const shelfId = request.filter?.bookshelfId;
+        if (shelfId === undefined) return stories.listStories(request, options);
+        const [visible, answer] = await Promise.all([shelfVisible(bookshelves, shelfId, options.caller), stories.listStories(request, options)]);
+        return visible ? answer : { ...answer, stories: [], nextAfter: '' };
+      },
       toResources: storiesOf,
       meta: storyListMeta,
     }),
@@ -161,4 +170,22 @@ export function storiesRoutes({ stories, links, documents }: StoriesRoutesDeps):
       rpc: (request, options) => stories.deleteStory(request, options),
     }),
   ];
+}
+
+/**
+ * Whether `caller` may see shelf `id` now, as the bookshelves service (the owner of that rule)
+ * says at request time (docs/api/stories.md, "Bookshelves in story lists"): the stories
+ * service's event-fed copy of shelves may not have heard yet that a shelf went private or was
+ * deleted, and a list must never show a private shelf to others, not even while events are late.
+ * A shelf it does not show is a list matching nothing; its other errors (insufficient_scope,
+ * unavailable) are the answer.
+ */
+async function shelfVisible(bookshelves: GrpcClient<typeof BookshelvesService>, id: string, caller: CallerContext | undefined): Promise<boolean> {
+  try {
+    await bookshelves.getBookshelf({ id }, { ...(caller === undefined ? {} : { caller }) });
+    return true;
+  } catch (error) {
+    if (isAppError(error) && error.code === ErrorCode.NOT_FOUND) return false;
+    throw error;
+  }
 }

@@ -50,6 +50,16 @@ describe('error mapping table', () => {
     expect(mapped.cause).toBe(original);
     expect(mapped.details).toEqual([]);
   });
+
+  it('never passes off an answer over the receive limit as the caller\'s rate limit: a local RESOURCE_EXHAUSTED is INTERNAL', () => {
+    const local = grpcErrorToAppError(serviceError(status.RESOURCE_EXHAUSTED, 'Received message larger than max (40000000 vs. 33554432)'));
+    expect(local.code).toBe(ErrorCode.INTERNAL);
+    expect(local.message).not.toContain('33554432');
+
+    const metadata = new Metadata();
+    metadata.set(ERROR_DETAILS_KEY, '[]');
+    expect(grpcErrorToAppError(serviceError(status.RESOURCE_EXHAUSTED, 'Slow down.', metadata)).code).toBe(ErrorCode.RESOURCE_EXHAUSTED);
+  });
 });
 
 describe('error details trailer', () => {
@@ -66,6 +76,15 @@ describe('error details trailer', () => {
     const sneaky = { reason: 'r', detail: 'd', stack: 'at secret.ts:1', pointer: 5 } as unknown as ErrorDetail;
 
     expect(JSON.parse(encodeDetails([sneaky]))).toEqual([{ reason: 'r', detail: 'd' }]);
+  });
+
+  it('carries a retry hint of whole seconds between 1 and a day, and nothing else in its place', () => {
+    const hinted: ErrorDetail = { reason: 'rate_limited', detail: 'Wait.', retryAfterSeconds: 2 };
+
+    expect(decodeDetails(encodeDetails([hinted]))).toEqual([hinted]);
+    for (const bad of [0, -1, 1.5, '2', 86_401]) {
+      expect(decodeDetails(JSON.stringify([{ reason: 'rate_limited', retryAfterSeconds: bad }]))).toEqual([{ reason: 'rate_limited' }]);
+    }
   });
 
   it('drops details from the end rather than exceed the metadata size', () => {

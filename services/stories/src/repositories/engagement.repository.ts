@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
 import { AppError } from '@inkwell/errors';
-import { withPgErrors, withTransaction } from '@inkwell/pg';
+import { ITEM_OVERHEAD_BYTES, LIST_PAGE_MAX_BYTES } from '@inkwell/limits';
+import { budgetedPage, budgetedPageSql, type BudgetedRow, withPgErrors, withTransaction } from '@inkwell/pg';
 import type { Comment, RatingValue } from '../domain/engagement.js';
 import type { Story } from '../domain/story.js';
 import { commentCreated, commentDeleted, storyRated } from '../events/story.events.js';
@@ -67,14 +68,22 @@ export class EngagementRepository {
     });
   }
 
-  /** A page of a story's comments, oldest first, after comment id `afterId`; reads `limit + 1`. */
+  /**
+   * A page of a story's comments, oldest first, after comment id `afterId`; reads `limit + 1`,
+   * and stops within the list page's byte budget (docs/api/foundation.md, "Byte budgets").
+   */
   async listComments(storyId: string, limit: number, afterId: string | undefined): Promise<{ comments: Comment[]; more: boolean }> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<CommentRow>(
-        `SELECT ${COMMENT_COLUMNS} FROM comments c WHERE c.story_id = $1 AND c.id > $2 ORDER BY c.id LIMIT $3`,
-        [storyId, afterId ?? '0', limit + 1],
+      const { rows } = await this.pool.query<CommentRow & BudgetedRow>(
+        budgetedPageSql(`SELECT ${COMMENT_COLUMNS} FROM comments c WHERE c.story_id = $1 AND c.id > $2 ORDER BY c.id LIMIT $3`, {
+          bytes: `octet_length(content) + octet_length(content_html) + ${ITEM_OVERHEAD_BYTES}`,
+          order: 'id',
+          budgetParam: '$4',
+        }),
+        [storyId, afterId ?? '0', limit + 1, LIST_PAGE_MAX_BYTES],
       );
-      return { comments: rows.slice(0, limit).map(toComment), more: rows.length > limit };
+      const page = budgetedPage(rows, limit);
+      return { comments: page.rows.map(toComment), more: page.more };
     });
   }
 
@@ -93,9 +102,10 @@ export class EngagementRepository {
 
   /**
    * Adds a comment by `authorId` to story `storyId` under the story's lock, after `check` saw the
-   * story, with its CommentCreated event. NOT_FOUND when there is no such story.
+   * story, with its CommentCreated event; nothing once `signal` has aborted. NOT_FOUND when there
+   * is no such story.
    */
-  async createComment(storyId: string, comment: { authorId: string; content: string; contentHtml: string }, check: (story: Story) => void): Promise<Comment> {
+  async createComment(storyId: string, comment: { authorId: string; content: string; contentHtml: string }, check: (story: Story) => void, signal?: AbortSignal): Promise<Comment> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         check(await lockStory(client, storyId));
@@ -106,7 +116,7 @@ export class EngagementRepository {
         const created = toComment(rows[0]!);
         await appendEvent(client, { key: created.id, payload: commentCreated(created) });
         return created;
-      });
+      }, { signal });
     });
   }
 
