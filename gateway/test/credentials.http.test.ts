@@ -66,6 +66,27 @@ describe('credentials endpoints are throttled by their source (docs/api/auth.md,
     expect(home.status).toBe(303);
   });
 
+  it("strangers failing from many addresses lock the account only for their own addresses: the owner's right password from a fresh address signs in", async () => {
+    const victim = await createTestUser(stack.system);
+    // 34 addresses × 3 wrong passwords: each address stays under the gateway's budgets, so the users service's backstop decides.
+    const strangers = Array.from({ length: 34 }, () => freshAddress());
+    const statuses: number[] = [];
+    for (const address of strangers) {
+      for (let i = 0; i < 3; i++) statuses.push((await signInFrom(address, victim.name, `wrong password ${i}`)).status);
+    }
+    // 100 attempts per account and hour, then the account is locked (docs/api/accounts.md, "Sign-in")…
+    expect(statuses.slice(0, 100)).toEqual(Array<number>(100).fill(400));
+    expect(statuses.slice(100)).toEqual([429, 429]);
+    // …for the addresses that took part, even with the right password…
+    const stranger = await signInFrom(strangers[0] as string, victim.name, victim.password);
+    expect(stranger.status).toBe(429);
+    expect(stranger.text).toContain('Too many failed attempts');
+    expect(Number(stranger.headers.get('retry-after'))).toBeGreaterThan(0);
+    // …while the owner, from an address without failures, signs in, and that does not unlock the strangers.
+    expect((await signInFrom(freshAddress(), victim.name, victim.password)).status).toBe(303);
+    expect((await signInFrom(strangers[1] as string, victim.name, victim.password)).status).toBe(429);
+  }, 180_000);
+
   it('password spraying from one address: 100 sign-ins with as many names get 429 with Retry-After after 20', async () => {
     const address = freshAddress();
     const statuses: number[] = [];

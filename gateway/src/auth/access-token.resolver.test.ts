@@ -48,11 +48,25 @@ describe('AccessTokenResolver', () => {
     const backend = usersKnowing({ [token]: { userId: '7', clientId: 'app', scopes: ['read_user'], expiresAtMs: Date.now() + 3_600_000 } });
     const resolver = new AccessTokenResolver({ users: backend.users, cacheSize: 10, ttlMs: 60_000 });
     const first = await resolver.resolve(token);
-    expect(first).toMatchObject({ userId: '7', appId: 'app', scopes: ['read_user'], hash: hashToken(token), rateKey: `t:${hashToken(token)}` });
+    expect(first).toMatchObject({ userId: '7', appId: 'app', scopes: ['read_user'], hash: hashToken(token), rateKey: 'u:7' });
     const second = resolver.resolve(token);
     expect(second).not.toBeInstanceOf(Promise);
     expect(second).toBe(first);
     expect(backend.calls).toHaveLength(1);
+  });
+
+  it('counts every token on its principal: the user (personal or through any app), or the app for app-only tokens', async () => {
+    const [personal, throughApp, otherApp, appOnly] = [1, 2, 3, 4].map(() => generateToken('accessToken')) as [string, string, string, string];
+    const hour = Date.now() + 3_600_000;
+    const backend = usersKnowing({
+      [personal]: { userId: '7', expiresAtMs: hour },
+      [throughApp]: { userId: '7', clientId: 'reader', expiresAtMs: hour },
+      [otherApp]: { userId: '7', clientId: 'library', expiresAtMs: hour },
+      [appOnly]: { clientId: 'reader', expiresAtMs: hour },
+    });
+    const resolver = new AccessTokenResolver({ users: backend.users, cacheSize: 10, ttlMs: 60_000 });
+    const keys = await Promise.all([personal, throughApp, otherApp, appOnly].map(async (one) => (await resolver.resolve(one))?.rateKey));
+    expect(keys).toEqual(['u:7', 'u:7', 'u:7', 'app:reader']);
   });
 
   it('rejects tokens of the wrong shape without any lookup', () => {

@@ -18,7 +18,11 @@ export interface ResolvedToken {
   readonly tokenId: string;
   /** Epoch ms when the token expires; Infinity for a personal token without expiry. */
   readonly expiresAt: number;
-  /** The token's own rate-limit window key (`t:<hash>`), built once. */
+  /**
+   * The key of the rate-limit window the token counts on, built once (docs/api/auth.md, "Rate
+   * limits"): its user's (`u:<user id>`, shared by every token acting for the user, personal or
+   * through any app), or for an app-only token its app's (`app:<client id>`).
+   */
   readonly rateKey: string;
 }
 
@@ -179,6 +183,16 @@ function toResolved(token: AccessToken, hash: string): ResolvedToken {
     scopes: Object.freeze([...token.scopes]),
     tokenId: token.tokenId,
     expiresAt: token.expiresAt === undefined ? Number.POSITIVE_INFINITY : timestampMs(token.expiresAt),
-    rateKey: `t:${hash}`,
+    rateKey: rateKeyOf(token.userId, token.clientId, hash),
   };
+}
+
+/**
+ * The window a token counts on: one per principal, so that minting more tokens never buys more
+ * requests. Every token has a user or an app (the users service's store guarantees it); the
+ * token's own hash is only a last resort should one arrive with neither.
+ */
+export function rateKeyOf(userId: string | undefined, clientId: string, hash: string): string {
+  if (userId !== undefined) return `u:${userId}`;
+  return clientId === '' ? `t:${hash}` : `app:${clientId}`;
 }

@@ -30,7 +30,7 @@ export interface RequestState {
    * rate limiting has counted the request. Undefined: authenticated, or not checked at all.
    */
   authFailure: AppError | undefined;
-  /** Set by bearer-auth: the rate-limit window of the request (`t:<token hash>` or `a:<address>`); empty when not limited. */
+  /** Set by bearer-auth: the rate-limit window of the request (`u:<user id>`, `app:<client id>` or `a:<address>`); empty when not limited. */
   rateKey: string;
   /** Set by bearer-auth: the allowance of that window. */
   rateLimit: number;

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
+import { grpcTlsSettings, internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
 import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
 import { createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
@@ -18,14 +18,16 @@ import { createUsersServices } from './services.js';
 
 const SCHEMA = 'users';
 const MIGRATIONS = fileURLToPath(new URL('../migrations', import.meta.url));
-/** How often idle sign-in back-off counters are deleted. */
+/** How often idle sign-in back-off counters, and long-inactive tokens and codes, are deleted. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Composition root of the users service: config → pool → repositories → services → server. */
 async function main(): Promise<void> {
   const logger = createLogger('users');
   const config = loadUsersConfig();
-  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
+  // gRPC over TLS when configured (docs/api/foundation.md, "Internal calls"): the server and every client of this process.
+  const tls = grpcTlsSettings(config);
+  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB, textsPerCaller: config.MARKDOWN_RENDER_TEXTS_PER_CALLER });
   // Migrations run as the schema's owner, the service as its runtime role (docs/api/foundation.md, "Stores and least privilege").
   await migrateSchema(config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger, applicationName: 'inkwell-users-migrate' });
   const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: config.DATABASE_POOL_SIZE, applicationName: 'inkwell-users', logger });
@@ -41,6 +43,10 @@ async function main(): Promise<void> {
   }
   const prune = setInterval(() => {
     services.accounts.pruneSignInCounters().catch((error: unknown) => logger.warn({ err: error }, 'could not prune sign-in counters'));
+    services.tokens.pruneInactive().then(
+      (pruned) => logger.debug({ pruned }, 'pruned inactive tokens and codes'),
+      (error: unknown) => logger.warn({ err: error }, 'could not prune inactive tokens and codes'),
+    );
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
@@ -53,7 +59,7 @@ async function main(): Promise<void> {
   await services.accounts.prepare();
   const { verifier } = createInternalAuth('users', internalAuthSettings(config));
   const server = createUsersServer({ logger, services, verifier, metrics });
-  const port = await server.listen(`${config.USERS_GRPC_HOST}:${config.USERS_GRPC_PORT}`);
+  const port = await server.listen(`${config.USERS_GRPC_HOST}:${config.USERS_GRPC_PORT}`, { tls, healthPort: config.GRPC_HEALTH_PORT });
   const metricsServer = await serveMetrics({ registry: metrics, port: config.USERS_METRICS_PORT, host: config.USERS_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'users service listening');
 
@@ -66,7 +72,7 @@ async function main(): Promise<void> {
     closers: serviceClosers(
       { server, events, metricsServer, eventMetrics, pool },
       {
-        beforeServer: [{ name: 'sign-in counter pruning', close: () => clearInterval(prune) }],
+        beforeServer: [{ name: 'pruning', close: () => clearInterval(prune) }],
         beforePool: [{ name: 'redis', close: () => redis.disconnect() }],
         afterPool: [{ name: 'markdown workers', close: () => closeMarkdown() }],
       },

@@ -170,6 +170,31 @@ describe('accounts over gRPC', () => {
       }
       expect((await h.client.authenticate({ login: user.name, password: PASSWORD }, as(undefined))).user?.id).toBe(user.id);
     });
+
+    it('a lock spares addresses that have not tried the login: strangers failing from many addresses cannot refuse the owner elsewhere', async () => {
+      const user = await register();
+      await spendAllButFive([`login:${user.name.toLowerCase()}`, `user:${user.id}`]);
+      const from = (clientAddress: string, password: string, login = user.name) => h.client.authenticate({ login, password, clientAddress }, as(undefined));
+      const strangers = ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4', '198.51.100.5'];
+      for (const address of strangers) await expect(from(address, 'wrong password!')).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED });
+      // Locked now: every address that took part is refused, even with the right password, and so is an attempt without an address.
+      for (const address of strangers) await expect(from(address, PASSWORD)).rejects.toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED });
+      await expect(h.client.authenticate({ login: user.name, password: PASSWORD }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED });
+
+      // The owner, from an address that has not tried this login, signs in, by name and then by e-mail.
+      const home = '2001:db8:1:2::/64';
+      expect((await from(home, PASSWORD)).user?.id).toBe(user.id);
+      expect((await from(home, PASSWORD, user.email!)).user?.id).toBe(user.id);
+      // That success does not lift the lock for the strangers.
+      await expect(from(strangers[0]!, PASSWORD)).rejects.toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED });
+      // A new address gets exactly one try while the lock holds, however many it sends at once.
+      const outcomes = await Promise.allSettled(Array.from({ length: 5 }, (_, index) => from('203.0.113.77', `parallel-${index}-wrong`)));
+      const codes = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as { code: string }).code : 'OK'));
+      expect(codes.filter((code) => code === ErrorCode.UNAUTHENTICATED)).toHaveLength(1);
+      expect(codes.filter((code) => code === ErrorCode.RESOURCE_EXHAUSTED)).toHaveLength(4);
+      await expect(from('203.0.113.77', PASSWORD)).rejects.toMatchObject({ code: ErrorCode.RESOURCE_EXHAUSTED });
+      await expect(from('x'.repeat(65), PASSWORD)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    });
   });
 
   describe('UpdateUser', () => {

@@ -34,7 +34,9 @@ export interface AccountPagesDeps {
  * docs/api/auth.md, "Credentials endpoints"): on the client address's window (sign-in and sign-up
  * alike; over it: 429 with Retry-After) and, for a sign-in, on the window of that login from that
  * address (over it: 429 too; a successful sign-in resets it). So a stranger's failures slow the
- * stranger, not the account's owner signing in from elsewhere.
+ * stranger, not the account's owner signing in from elsewhere. The address also goes to the
+ * users service with the sign-in: its per-account lock spares addresses that have not tried the
+ * login since their last success (docs/api/accounts.md, "Sign-in").
  */
 export function registerAccountPages(app: EgApp, { pages, users, throttle, trustProxy }: AccountPagesDeps): void {
   app.get(
@@ -66,7 +68,7 @@ export function registerAccountPages(app: EgApp, { pages, users, throttle, trust
       if (tooMany(await throttle.attempt(address)) || tooMany(await throttle.signInAttempt(address, login))) return;
       let retryAfter: unknown;
       try {
-        const { user } = await users.authenticate({ login, password }, { caller: pages.caller(req), onResponseHeaders: (metadata) => (retryAfter = metadata.get('retry-after')[0]) });
+        const { user } = await users.authenticate({ login, password, clientAddress: address }, { caller: pages.caller(req), onResponseHeaders: (metadata) => (retryAfter = metadata.get('retry-after')[0]) });
         if (user === undefined) throw new Error('Authenticate answered without a user');
         await throttle.signedIn(address, login);
         await pages.signIn(req, res, { id: user.id, name: user.name });

@@ -9,7 +9,7 @@ import type { FixedWindowLimiter, RateLimitWindow } from '../../ratelimit/fixed-
 /** Dependencies of the bearer-auth policy. */
 export interface BearerAuthDeps {
   readonly resolver: AccessTokenResolver;
-  /** Allowance of a token's window and of an address's window (docs/api/auth.md, "Rate limits"). */
+  /** Allowance of a principal's window (a user's, or an app's for app-only tokens) and of an address's window (docs/api/auth.md, "Rate limits"). */
   readonly tokenLimit: number;
   readonly anonymousLimit: number;
   /** Believe X-Forwarded-For for the client address (see clientAddress). */
@@ -28,7 +28,8 @@ const INVALID_TOKEN_MESSAGE = 'The access token is malformed, unknown, expired o
  * included), and require-auth then answers a failure.
  *
  * - A valid `Authorization: Bearer <token>` → `caller` = { userId, appId, scopes } of the token
- *   and the token's own window (`t:<hash>`, tokenLimit).
+ *   and its principal's window (`u:<user id>`, or `app:<client id>` for an app-only token;
+ *   tokenLimit), shared by all the principal's tokens.
  * - No Authorization header → `authFailure` 401 invalid_token (the challenge carries no error
  *   code, RFC 6750 §3.1); an empty or malformed header, another scheme, an unknown, expired or
  *   revoked token → 401 invalid_token (`error="invalid_token"`). Both share the client address's
@@ -41,7 +42,7 @@ const INVALID_TOKEN_MESSAGE = 'The access token is malformed, unknown, expired o
  * asked (docs/api/auth.md, "Rate limits"): over that allowance the request is answered 429
  * without a lookup, so a flood of made-up tokens costs at most the anonymous allowance in
  * lookups. When the token turns out valid, that count is taken back and the request is counted
- * on the token's own window instead (by the rate-limit policy). Redis being unavailable for this
+ * on its principal's window instead (by the rate-limit policy). Redis being unavailable for this
  * count does not stop the lookup (fail open, like the rate-limit policy).
  */
 export function createBearerAuthPolicy(deps: BearerAuthDeps): EgPolicy {

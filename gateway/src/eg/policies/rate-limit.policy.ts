@@ -18,8 +18,8 @@ export interface RateLimitDeps {
 }
 
 /**
- * Rate limits of docs/api/auth.md, "Rate limits", after bearer-auth chose the window (`state.rateKey`, the token's
- * own or the client address's) and its allowance. One Redis round trip per request (see
+ * Rate limits of docs/api/auth.md, "Rate limits", after bearer-auth chose the window (`state.rateKey`: the
+ * token's user's or app's, or the client address's) and its allowance. One Redis round trip per request (see
  * FixedWindowLimiter). Every response that follows carries `RateLimit-Limit`,
  * `RateLimit-Remaining` and `RateLimit-Reset` (seconds), errors included, because they are set
  * before the request goes on; over the allowance it answers `429 rate_limited` with

@@ -74,8 +74,34 @@ export const CLIENT_LIMITS = {
 
 /** Limits of personal access tokens (docs/api/accounts.md, "Personal access tokens"). */
 export const PERSONAL_TOKEN_LIMITS = {
-  /** Active (neither revoked nor expired) personal tokens one user may have: each has its own rate-limit window. */
+  /** Active (neither revoked nor expired) personal tokens one user may have: a bound on what one user stores. */
   maxActivePerUser: 50,
+} as const;
+
+/**
+ * Limits of OAuth tokens (docs/api/accounts.md, "Codes and tokens"). Issuing never fails because
+ * of a cap: a new authorization beyond it revokes the one used least recently, as a person who
+ * signs in to an app on one more device expects, and as a server that asks for a fresh
+ * client-credentials token on every start needs.
+ */
+export const OAUTH_TOKEN_LIMITS = {
+  /**
+   * Active authorizations (token families: a code exchange and its refreshes, each holding one
+   * active access token and one active refresh token) per app and user.
+   */
+  maxActivePerAppUser: 10,
+  /** Active app-only (client credentials) access tokens per app. */
+  maxActiveAppOnly: 10,
+  /**
+   * Tokens and codes are deleted this long after they expired or were revoked. Used refresh
+   * tokens are kept until they expire, so that presenting one again is still recognised as reuse;
+   * a code is recognised as reused for this long after it expired.
+   */
+  retainInactiveMs: 24 * 60 * 60 * 1000,
+  /** Rows one pruning statement deletes at most (per table). */
+  pruneBatchSize: 1000,
+  /** Batches per table one pruning sweep runs at most; the next sweep goes on. */
+  pruneMaxBatches: 100,
 } as const;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);

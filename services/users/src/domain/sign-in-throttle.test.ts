@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lockDurationMs, reserveAttempt, SIGN_IN_POLICY, type ThrottleState } from './sign-in-throttle.js';
+import { lockDurationMs, reserveAttempt, reserveFromAddress, SIGN_IN_POLICY, type ThrottleState } from './sign-in-throttle.js';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms);
 
@@ -47,5 +47,27 @@ describe('reserveAttempt', () => {
   it('never computes a negative or unbounded lock', () => {
     expect(lockDurationMs(-3)).toBe(60_000);
     expect(lockDurationMs(10_000)).toBe(900_000);
+  });
+});
+
+describe('reserveFromAddress', () => {
+  const locked = attempts(undefined, SIGN_IN_POLICY.maxAttempts + 1, 0);
+
+  it('lets a lock spare an address without attempts on the counter, once, and counts every attempt', () => {
+    expect(locked.allowed).toBe(false);
+    const clean = reserveFromAddress(locked, undefined, at(1000));
+    expect(clean.reservation.allowed).toBe(true);
+    expect(clean.reservation.state).toBe(locked.state);
+    expect(clean.address).toEqual({ attempts: 1, updatedAt: at(1000) });
+    const again = reserveFromAddress(reserveAttempt(locked.state, at(2000)), clean.address, at(2000));
+    expect(again.reservation).toMatchObject({ allowed: false, lockedUntil: locked.lockedUntil });
+    expect(again.address.attempts).toBe(2);
+  });
+
+  it('changes nothing about an attempt the counter allows, and forgets an address quiet for a day', () => {
+    const open = reserveAttempt(undefined, at(0));
+    expect(reserveFromAddress(open, { attempts: 7, updatedAt: at(0) }, at(0))).toEqual({ reservation: open, address: { attempts: 8, updatedAt: at(0) } });
+    const later = SIGN_IN_POLICY.forgetAfterMs + 1;
+    expect(reserveFromAddress(locked, { attempts: 7, updatedAt: at(0) }, at(later)).reservation.allowed).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, ErrorCode } from '@inkwell/errors';
+import { BATCH_ANSWER_MAX_BYTES, type BatchPage } from '@inkwell/limits';
 import { renderMarkdown } from '@inkwell/markdown';
 import { bioProblem, emailProblem, nameProblem, normalizeEmail, normalizeName, passwordProblem } from '../domain/account.js';
 import { hashPassword, verifyPassword } from '../domain/password.js';
@@ -77,17 +78,15 @@ export class AccountService {
 
   /**
    * The users `ids` as `viewer` may see them, in the order asked, each once; unknown or malformed
-   * ids are left out. At most 1000 ids (INVALID_ARGUMENT beyond).
+   * ids are left out. At most 1000 ids (INVALID_ARGUMENT beyond). The answer stops within its
+   * byte budget and names the ids it did not read as `deferred` (docs/api/foundation.md, "Byte budgets").
    */
-  async getUsers(ids: readonly string[], viewer: Viewer): Promise<VisibleUser[]> {
+  async getUsers(ids: readonly string[], viewer: Viewer): Promise<BatchPage<VisibleUser>> {
     if (ids.length > 1000) throw new AppError(ErrorCode.INVALID_ARGUMENT, 'At most 1000 users can be fetched at once.');
     const wanted = [...new Set(ids.filter(isUserId))];
-    if (wanted.length === 0) return [];
-    const byId = new Map((await this.users.findByIds(wanted)).map((user) => [user.id, user]));
-    return wanted.flatMap((id) => {
-      const user = byId.get(id);
-      return user === undefined ? [] : [visibleTo(user, viewer)];
-    });
+    if (wanted.length === 0) return { items: [], deferred: [] };
+    const { users, covered } = await this.users.findByIds(wanted, BATCH_ANSWER_MAX_BYTES);
+    return { items: users.map((user) => visibleTo(user, viewer)), deferred: wanted.slice(covered) };
   }
 
   /**
@@ -128,51 +127,70 @@ export class AccountService {
   }
 
   /**
-   * Signs in with a name or e-mail address and a password. Unknown logins and wrong passwords
-   * are the same UNAUTHENTICATED `invalid_credentials` and cost the same scrypt verification.
-   * Each attempt first reserves a try on the login's counter and the account's counter (see
-   * domain/sign-in-throttle.ts); a locked counter refuses with SignInLockedError before any
-   * password is checked. Success clears both counters.
+   * Signs in with a name or e-mail address and a password, from client address `clientAddress`
+   * ('' when unknown; at most SIGN_IN_POLICY.maxAddressLength characters, else INVALID_ARGUMENT).
+   * Unknown logins and wrong passwords are the same UNAUTHENTICATED `invalid_credentials` and cost
+   * the same scrypt verification. Each attempt first reserves a try on the login's counter and the
+   * account's counter (see domain/sign-in-throttle.ts); a locked counter refuses with
+   * SignInLockedError before any password is checked, except from an address without attempts on
+   * it since its last success (docs/api/accounts.md, "Sign-in"). Success forgets the address's
+   * attempts and clears both counters unless they are locked.
    */
-  async authenticate(login: string, password: string): Promise<User> {
+  async authenticate(login: string, password: string, clientAddress = ''): Promise<User> {
+    if (clientAddress.length > SIGN_IN_POLICY.maxAddressLength) {
+      throw new AppError(ErrorCode.INVALID_ARGUMENT, `A client address has at most ${SIGN_IN_POLICY.maxAddressLength} characters.`);
+    }
     const trimmed = login.trim();
     const keys = [loginThrottleKey(trimmed)];
-    await this.#reserve(keys[0]!);
+    await this.#reserve(keys[0]!, clientAddress);
     const credentials = trimmed === '' ? undefined : await this.users.findCredentials(trimmed);
     if (credentials) {
       keys.push(accountThrottleKey(credentials.user.id));
-      await this.#reserve(keys[1]!);
+      await this.#reserve(keys[1]!, clientAddress);
     }
     const matches = await verifyPassword(password, credentials?.passwordHash ?? (await this.#dummy()));
     if (!credentials || !matches) throw invalidCredentials();
-    await this.throttles.clear(keys);
+    await this.throttles.clear(keys, clientAddress);
     return credentials.user;
   }
 
   /**
    * Changes the caller's own bio and/or e-mail address. PERMISSION_DENIED (`forbidden`) for
    * anyone else's account; invalid values are `validation_failed`; a taken e-mail ALREADY_EXISTS.
-   * Writes UserUpdated. The result is what the caller may see (e-mail with read_user).
+   * Writes UserUpdated. The result is what the caller may see (e-mail with read_user). Who may
+   * write is checked before the bio is rendered; nothing is stored once `signal` has aborted
+   * (docs/api/foundation.md, "Markdown").
    */
-  async updateProfile(caller: Caller, id: string, changes: ProfileChanges): Promise<VisibleUser> {
+  async updateProfile(caller: Caller, id: string, changes: ProfileChanges, signal?: AbortSignal): Promise<VisibleUser> {
     if (caller.userId === undefined || caller.userId !== id) throw AppError.forbidden('You can change only your own account.');
     const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
     validated([
       ['/data/attributes/email', email === undefined ? undefined : emailProblem(email)],
       ['/data/attributes/bio', changes.bio === undefined ? undefined : bioProblem(changes.bio)],
     ]);
-    const bio = changes.bio === undefined ? undefined : { text: changes.bio, html: await renderMarkdown(changes.bio, { pointer: '/data/attributes/bio' }) };
+    const bio = changes.bio === undefined ? undefined : { text: changes.bio, html: await renderMarkdown(changes.bio, { pointer: '/data/attributes/bio', caller, signal }) };
     const updated = await this.users.update(id, {
       ...(email === undefined ? {} : { email }),
       ...(bio === undefined ? {} : { bio }),
-    });
+    }, signal);
     if (!updated) throw AppError.notFound('user');
     return visibleTo(updated, caller);
   }
 
-  /** Deletes back-off counters idle for a day (unknown logins would pile up); returns how many. */
-  async pruneSignInCounters(): Promise<number> {
-    return this.throttles.prune(SIGN_IN_POLICY.forgetAfterMs);
+  /**
+   * Deletes back-off counters and address records idle for a day (unknown logins and strangers'
+   * addresses would pile up), in batches of `batchSize` rows per table, at most `maxBatches`
+   * batches per call (the next sweep goes on); returns how many rows were deleted.
+   */
+  async pruneSignInCounters(batchSize = 1000, maxBatches = 100): Promise<number> {
+    let deleted = 0;
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const count = await this.throttles.prune(SIGN_IN_POLICY.forgetAfterMs, batchSize);
+      deleted += count;
+      // Each table gives at most batchSize rows: a smaller sum means both are done.
+      if (count < batchSize) break;
+    }
+    return deleted;
   }
 
   async #existing(id: string): Promise<User> {
@@ -181,8 +199,8 @@ export class AccountService {
     return user;
   }
 
-  async #reserve(key: string): Promise<void> {
-    const reservation = await this.throttles.reserve(key);
+  async #reserve(key: string, clientAddress: string): Promise<void> {
+    const reservation = await this.throttles.reserve(key, clientAddress);
     if (!reservation.allowed) {
       const waitMs = (reservation.lockedUntil?.getTime() ?? Date.now()) - Date.now();
       throw new SignInLockedError(Math.max(1, Math.ceil(waitMs / 1000)));

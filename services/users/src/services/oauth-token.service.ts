@@ -1,18 +1,18 @@
 import { hashToken, parseScopes } from '@inkwell/auth-tokens';
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { CODE_CHALLENGE_METHODS, notExpired, type AccessTokenInfo, type AuthorizationCode, type RefreshTokenInfo } from '../domain/oauth.js';
-import { isUserId } from '../domain/user.js';
+import { CODE_CHALLENGE_METHODS, notExpired, OAUTH_TOKEN_LIMITS, type AccessTokenInfo, type AuthorizationCode, type RefreshTokenInfo } from '../domain/oauth.js';
+import { isUserId, type Viewer } from '../domain/user.js';
 import type { AuthorizationCodeRepository } from '../repositories/authorization-code.repository.js';
 import type { OAuthClientRepository } from '../repositories/oauth-client.repository.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
-import type { Revoked, TokenRepository } from '../repositories/token.repository.js';
+import type { Pruned, Revoked, TokenRepository } from '../repositories/token.repository.js';
 import type { UserRepository } from '../repositories/user.repository.js';
+import { callerUserId } from './caller-user.guard.js';
 
-/** An authorization code to store, as the gateway issued it. */
+/** An authorization code to store, as the gateway issued it (for the caller's user). */
 export interface CodeIssue {
   code: string;
   clientId: string;
-  userId: string;
   redirectUri: string;
   scopes: readonly string[];
   codeChallenge: string;
@@ -20,14 +20,13 @@ export interface CodeIssue {
   expiresAt: Date;
 }
 
-/** Tokens to store, as the gateway issued them. */
+/** Tokens to store, as the gateway issued them (for the caller's user, or none: the client's own). */
 export interface TokenIssue {
   accessToken: string;
   accessExpiresAt: Date;
   refreshToken?: string;
   refreshExpiresAt?: Date;
   clientId: string;
-  userId?: string;
   scopes: readonly string[];
   authorizationCodeId?: string;
   /** The refresh token being exchanged (rotation). */
@@ -77,10 +76,13 @@ export class OAuthTokenService {
   ) {}
 
   /**
-   * Stores an authorization code for `clientId` and `userId`. The redirect URI must be one of
-   * the client's (exact match); a public client must send a PKCE challenge; scopes must be known.
+   * Stores an authorization code for `clientId` and the caller's user (the signed-in user who
+   * consented; a caller without a user is PERMISSION_DENIED `forbidden`). The redirect URI must
+   * be one of the client's (exact match); a public client must send a PKCE challenge; scopes must
+   * be known.
    */
-  async saveCode(issue: CodeIssue): Promise<AuthorizationCode> {
+  async saveCode(caller: Viewer, issue: CodeIssue): Promise<AuthorizationCode> {
+    const userId = callerUserId(caller, 'An authorization code is issued only for a signed-in user.');
     if (issue.code === '') throw invalidRequest('The code is empty.');
     const scopes = knownScopes(issue.scopes);
     if (issue.codeChallenge === '' ? issue.codeChallengeMethod !== '' : !(CODE_CHALLENGE_METHODS as readonly string[]).includes(issue.codeChallengeMethod)) {
@@ -91,11 +93,11 @@ export class OAuthTokenService {
     if (!client) throw new AppError(ErrorCode.NOT_FOUND, 'The client does not exist.', { details: [{ reason: 'invalid_client' }] });
     if (!client.redirectUris.includes(issue.redirectUri)) throw invalidRequest('The redirect URI is not registered for this client.');
     if (!client.confidential && issue.codeChallenge === '') throw invalidRequest('Public clients must use PKCE (code_challenge).');
-    if (!isUserId(issue.userId) || !(await this.users.findById(issue.userId))) throw AppError.notFound('user');
+    if (!isUserId(userId) || !(await this.users.findById(userId))) throw AppError.notFound('user');
     return this.codes.create({
       codeHash: hashToken(issue.code),
       clientId: issue.clientId,
-      userId: issue.userId,
+      userId,
       redirectUri: issue.redirectUri,
       scopes,
       codeChallenge: issue.codeChallenge,
@@ -135,18 +137,32 @@ export class OAuthTokenService {
   }
 
   /**
-   * Stores issued tokens as hashes. With `rotatedFromRefresh`, the presented refresh token must
-   * be active and the client's (same user, scopes no wider); it is marked used and the new pair
-   * joins its family. A refresh token that was already used, now or by a concurrent request, is
-   * reuse: its family is revoked and the call fails `invalid_grant`. With `authorizationCodeId`,
-   * a code that was meanwhile reused fails the same way.
+   * Stores issued tokens as hashes, for the caller's user (docs/api/foundation.md, "Internal
+   * calls"). Tokens for a user come only from that user's grant: with `authorizationCodeId`, the
+   * code must be the caller's user's and the client's; with `rotatedFromRefresh`, the presented
+   * refresh token must be active and the client's (same user, scopes no wider), else
+   * `invalid_grant`. Tokens from neither are the client's own (client credentials), and a caller
+   * with a user is then PERMISSION_DENIED `forbidden`: no call mints a user's token out of
+   * nothing. A rotated refresh token is marked used and the new pair joins its family. A refresh
+   * token that was already used, now or by a concurrent request, is reuse: its family is revoked
+   * and the call fails `invalid_grant`. With `authorizationCodeId`, a code that was meanwhile
+   * reused fails the same way.
+   *
+   * A rotation revokes the access token issued with the refresh token being exchanged; a new
+   * authorization beyond OAUTH_TOKEN_LIMITS revokes the one of the same client and user (of the
+   * client alone, for app-only tokens) issued least recently. Both are announced to the gateways
+   * like every revocation (docs/api/accounts.md, "Codes and tokens").
    */
-  async saveTokens(issue: TokenIssue): Promise<SavedTokens> {
+  async saveTokens(caller: Viewer, issue: TokenIssue): Promise<SavedTokens> {
+    const userId = caller.userId;
     if (issue.accessToken === '') throw invalidRequest('The access token is empty.');
     if (Number.isNaN(issue.accessExpiresAt.getTime())) throw invalidRequest('access_expires_at is required.');
     if ((issue.refreshToken === undefined) !== (issue.refreshExpiresAt === undefined)) throw invalidRequest('A refresh token needs refresh_expires_at, and only then.');
     if (issue.rotatedFromRefresh !== undefined && issue.authorizationCodeId !== undefined) throw invalidRequest('Tokens come from a code or from a refresh token, not both.');
-    if (issue.userId !== undefined && (!isUserId(issue.userId) || !(await this.users.findById(issue.userId)))) throw AppError.notFound('user');
+    if (userId !== undefined && issue.rotatedFromRefresh === undefined && issue.authorizationCodeId === undefined) {
+      throw AppError.forbidden("A user's token is issued only from their authorization code or refresh token.");
+    }
+    if (userId !== undefined && (!isUserId(userId) || !(await this.users.findById(userId)))) throw AppError.notFound('user');
     const scopes = knownScopes(issue.scopes);
     if (!(await this.clients.findWithSecret(issue.clientId))) throw new AppError(ErrorCode.NOT_FOUND, 'The client does not exist.', { details: [{ reason: 'invalid_client' }] });
 
@@ -154,7 +170,7 @@ export class OAuthTokenService {
     let familyId: string | undefined;
     if (issue.rotatedFromRefresh !== undefined) {
       const old = await this.#activeRefresh(issue.rotatedFromRefresh);
-      if (old.clientId !== issue.clientId || old.userId !== issue.userId) throw invalidGrant('The refresh token was issued to another client or user.');
+      if (old.clientId !== issue.clientId || old.userId !== userId) throw invalidGrant('The refresh token was issued to another client or user.');
       const wider = scopes.filter((scope) => !old.scopes.includes(scope));
       if (wider.length > 0) throw invalidRequest(`A refresh cannot add scopes: ${wider.join(', ')}.`, 'invalid_scope');
       rotatedFromRefreshId = old.tokenId;
@@ -165,17 +181,20 @@ export class OAuthTokenService {
       accessExpiresAt: issue.accessExpiresAt,
       ...(issue.refreshToken === undefined || issue.refreshExpiresAt === undefined ? {} : { refresh: { tokenHash: hashToken(issue.refreshToken), expiresAt: issue.refreshExpiresAt } }),
       clientId: issue.clientId,
-      ...(issue.userId === undefined ? {} : { userId: issue.userId }),
+      ...(userId === undefined ? {} : { userId }),
       scopes,
       ...(issue.authorizationCodeId === undefined ? {} : { authorizationCodeId: issue.authorizationCodeId }),
       ...(rotatedFromRefreshId === undefined ? {} : { rotatedFromRefreshId }),
+      maxActiveFamilies: userId === undefined ? OAUTH_TOKEN_LIMITS.maxActiveAppOnly : OAUTH_TOKEN_LIMITS.maxActivePerAppUser,
     });
     if (outcome.kind === 'code_reused') throw invalidGrant('The authorization code was used again; no tokens are issued from it.');
+    if (outcome.kind === 'code_mismatch') throw invalidGrant('The authorization code was issued to another client or user.');
     if (outcome.kind === 'refresh_lost') {
       // Another request rotated (or revoked) this refresh token first: treat as reuse.
       if (familyId !== undefined) await this.#revoked(await this.tokens.revokeFamily(familyId));
       throw invalidGrant('The refresh token was used already; its whole family is revoked.');
     }
+    await this.#revoked(outcome.revoked);
     return { accessToken: outcome.accessToken, ...(outcome.refreshToken === undefined ? {} : { refreshToken: outcome.refreshToken }) };
   }
 
@@ -230,6 +249,28 @@ export class OAuthTokenService {
     }
     if (!notExpired(stored.token.expiresAt, new Date())) throw invalidGrant('The refresh token has expired.');
     return stored.token;
+  }
+
+  /**
+   * Deletes what can no longer be used (docs/api/accounts.md, "Codes and tokens"): access and
+   * refresh tokens OAUTH_TOKEN_LIMITS.retainInactiveMs after they expired or were revoked (a used
+   * refresh token stays until it expires, for reuse detection), codes as long after they expired,
+   * and families left without tokens. Batches of `pruneBatchSize` rows per table, at most
+   * `pruneMaxBatches` of them per call, so one sweep is bounded; the next sweep goes on.
+   * Returns how many rows of each kind were deleted.
+   */
+  async pruneInactive(): Promise<Pruned> {
+    const { retainInactiveMs, pruneBatchSize, pruneMaxBatches } = OAUTH_TOKEN_LIMITS;
+    const total: Pruned = { accessTokens: 0, refreshTokens: 0, authorizationCodes: 0, families: 0 };
+    for (let batch = 0; batch < pruneMaxBatches; batch++) {
+      const pruned = await this.tokens.pruneInactive(new Date(Date.now() - retainInactiveMs), pruneBatchSize);
+      total.accessTokens += pruned.accessTokens;
+      total.refreshTokens += pruned.refreshTokens;
+      total.authorizationCodes += pruned.authorizationCodes;
+      total.families += pruned.families;
+      if (Math.max(pruned.accessTokens, pruned.refreshTokens, pruned.authorizationCodes) < pruneBatchSize) break;
+    }
+    return total;
   }
 
   /** Announces revoked access tokens to the gateways; returns how many tokens were revoked. */
