@@ -27,8 +27,8 @@ beforeAll(async () => {
   one = new JsonApiClient(`${stack.origin}/api/v1`, () => reader.token);
   two = new JsonApiClient(`${second.origin}/api/v1`, () => reader.token);
   // Each process serves its cache once its own consumer group fetches: wait for both, or the tests would only see the backends.
-  for (const origin of [stack.origin, second.origin]) {
-    await eventually(async () => /^gateway_public_cache_live 1$/m.test(await (await fetch(`${origin}/metrics`)).text()), { timeoutMs: 60_000, intervalMs: 200 });
+  for (const metricsUrl of [stack.metricsUrl, second.metricsUrl]) {
+    await eventually(async () => /^gateway_public_cache_live 1$/m.test(await (await fetch(metricsUrl)).text()), { timeoutMs: 60_000, intervalMs: 200 });
   }
 }, 180_000);
 
@@ -52,9 +52,9 @@ async function publishedStory(title: string): Promise<string> {
   return created.id;
 }
 
-/** `gateway_public_cache_entries` of a gateway process. */
-async function cacheEntries(origin: string): Promise<number> {
-  const match = /^gateway_public_cache_entries (\d+)$/m.exec(await (await fetch(`${origin}/metrics`)).text());
+/** `gateway_public_cache_entries` of a gateway process (its metrics URL). */
+async function cacheEntries(metricsUrl: string): Promise<number> {
+  const match = /^gateway_public_cache_entries (\d+)$/m.exec(await (await fetch(metricsUrl)).text());
   return Number(match?.[1] ?? Number.NaN);
 }
 
@@ -74,7 +74,7 @@ describe('public cache at the edge', () => {
     // Both processes serve (and may cache) the published story to the reader.
     for (const gateway of [one, two]) expect(ok(await story(gateway, id, reader.token)).data.attributes.title).toBe('Before');
     // The second process now holds the story: what follows tests the invalidation, not a miss.
-    expect(await cacheEntries(second.origin)).toBeGreaterThan(0);
+    expect(await cacheEntries(second.metricsUrl)).toBeGreaterThan(0);
 
     ok(await patchStory(id, { title: 'After' }));
     // The author's own read bypasses the cache: the change is there on the next read, on either process.
@@ -85,12 +85,18 @@ describe('public cache at the edge', () => {
     await eventually(async () => (await story(two, id, reader.token)).data?.data.attributes.title === 'After', { timeoutMs: EVENT_WAIT_MS });
   });
 
-  it('stops serving a story that went back to draft, on every process', async () => {
+  it('stops serving a story that went back to draft or was deleted, on every process, on the very next request', async () => {
     const id = await publishedStory('Soon a draft');
     for (const gateway of [one, two]) ok(await story(gateway, id, reader.token));
+    expect(await cacheEntries(second.metricsUrl)).toBeGreaterThan(0);
     ok(await patchStory(id, { published: false }));
+    // No waiting for the event: the write ended the entry's generation before it answered.
     expect((await story(one, id, reader.token)).response.status).toBe(404);
-    await eventually(async () => (await story(two, id, reader.token)).response.status === 404, { timeoutMs: EVENT_WAIT_MS });
+    expect((await story(two, id, reader.token)).response.status).toBe(404);
+    const gone = await publishedStory('Soon deleted');
+    ok(await story(two, gone, reader.token));
+    expect((await one.as(author.token).DELETE('/stories/{id}', { params: { path: { id: gone } } })).response.status).toBe(204);
+    expect((await story(two, gone, reader.token)).response.status).toBe(404);
     // The author still reads their draft (never from the shared cache).
     expect(ok(await story(two, id, author.token)).data.attributes.published).toBe(false);
   });
