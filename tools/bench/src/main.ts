@@ -8,6 +8,7 @@ import { runLoad, type LoadResult } from './load.runner.js';
 import { writeSection } from './report.writer.js';
 import { searchIndexPrefix } from './search.js';
 import type { BenchContext, Suite } from './suite.js';
+import { abuseSuite } from './suites/abuse.suite.js';
 import { authSuite } from './suites/auth.suite.js';
 import { edgeSuite } from './suites/edge.suite.js';
 import { messagesSuite } from './suites/messages.suite.js';
@@ -15,7 +16,7 @@ import { shelvesSuite } from './suites/shelves.suite.js';
 import { storiesSuite } from './suites/stories.suite.js';
 
 /** Every suite of `npm run bench`: one line per area. */
-const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, authSuite, edgeSuite];
+const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, authSuite, edgeSuite, abuseSuite];
 
 const HELP = `npm run bench -- [options]
 
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
       system,
       databaseUrl,
       async mintToken(userId, scopes) {
-        const { token } = await users.createPersonalToken({ userId, name: 'benchmark', scopes: [...scopes] }, { caller: { requestId: 'bench', scopes: [] } });
+        const { token } = await users.createPersonalToken({ name: 'benchmark', scopes: [...scopes] }, { caller: { requestId: 'bench', userId, scopes: [] } });
         return token;
       },
     };
