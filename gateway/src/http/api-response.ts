@@ -45,6 +45,9 @@ export function sendJsonApi(res: ServerResponse, status: number, document: JsonA
  * check, or a service's data-dependent one) carries
  * `Bearer realm="inkwell", error="insufficient_scope", scope="<needed>"` (docs/api/auth.md, "The token check on API requests").
  * A 503 (a backend or store unavailable) carries `Retry-After` ({@link UNAVAILABLE_RETRY_AFTER_SECONDS}).
+ * A 429 whose error has a detail with `retryAfterSeconds` (a service's own refusal, e.g. a caller
+ * with too many texts waiting to be rendered: docs/api/foundation.md, "Markdown") carries it as
+ * `Retry-After`.
  * When the request body was not read to its end, the connection is closed after the answer so
  * that the unread bytes are not taken for the next request.
  */
@@ -61,6 +64,9 @@ export function sendApiError(req: GatewayRequest, res: ServerResponse, error: un
     if (challenge !== undefined) res.setHeader('WWW-Authenticate', challenge);
   } else if (response.status === 503) {
     res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  } else if (response.status === 429) {
+    const seconds = isAppError(error) ? error.details.find((detail) => detail.retryAfterSeconds !== undefined)?.retryAfterSeconds : undefined;
+    if (seconds !== undefined) res.setHeader('Retry-After', String(seconds));
   }
   if (!req.complete) res.setHeader('Connection', 'close');
   sendJsonApi(res, response.status, response.document, headers);

@@ -39,17 +39,20 @@ export const isolationEnv = {
 
 /**
  * Variables of the Markdown render pool (@inkwell/markdown) of a process that renders user text:
- * worker threads, the deadline of one text in ms, and the heap of one worker in MiB. Unset keeps
- * the pool's default (docs/api/foundation.md, "Markdown"). Spread into a process's schema and pass
- * the values to `configureMarkdown` in main.ts.
+ * worker threads, the deadline of one text in ms, the heap of one worker in MiB, and the most
+ * texts one caller may have waiting or rendering (at least 2: a chapter's content and author's
+ * note). Unset keeps the pool's default (docs/api/foundation.md, "Markdown"). Spread into a
+ * process's schema and pass the values to `configureMarkdown` in main.ts.
  */
 export const markdownEnv = {
   MARKDOWN_RENDER_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
   MARKDOWN_RENDER_DEADLINE_MS: z.coerce.number().int().min(1).max(60_000).optional(),
   MARKDOWN_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).optional(),
+  MARKDOWN_RENDER_TEXTS_PER_CALLER: z.coerce.number().int().min(2).max(1000).optional(),
 };
 
 export { envFlag } from './env-flag.js';
+export { grpcHealthEnv, grpcTlsEnv, grpcTlsSettings, refineGrpcTlsEnv, type GrpcTlsEnv, type GrpcTlsSettings } from './grpc-tls.js';
 export { internalAuthEnv, internalAuthSettings } from './internal-auth.js';
 export {
   databaseEnv,

@@ -40,6 +40,11 @@ export interface ErrorDetail {
   detail?: string;
   /** With reason `insufficient_scope`: the OAuth scope the request needs (WWW-Authenticate `scope`). */
   scope?: string;
+  /**
+   * With reason `rate_limited`: whole seconds (at least 1) to wait before trying again, which the
+   * gateway sends as `Retry-After` (docs/api/foundation.md, "Markdown").
+   */
+  retryAfterSeconds?: number;
 }
 
 /** Options of an AppError: the underlying cause (logged, never sent) and client-safe details. */

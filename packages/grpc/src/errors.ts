@@ -94,7 +94,8 @@ export function appErrorToGrpcStatus(error: unknown, logger: Logger): GrpcErrorS
  * own server keep their message and details. Errors grpc-js produced itself (UNAVAILABLE when
  * the service is down, DEADLINE_EXCEEDED, CANCELLED, ...) or that came from another server get
  * the matching code and a neutral message, because their text may name internal addresses;
- * the original error is kept as `cause` for logging.
+ * a local RESOURCE_EXHAUSTED (an answer over the receive limit) becomes INTERNAL. The original
+ * error is kept as `cause` for logging.
  */
 export function grpcErrorToAppError(error: ServiceError): AppError {
   const code = errorCodeOf(error.code);
@@ -102,7 +103,10 @@ export function grpcErrorToAppError(error: ServiceError): AppError {
   if (typeof rawDetails === 'string') {
     return new AppError(code, error.details || 'The call failed.', { cause: error, details: decodeDetails(rawDetails) });
   }
-  return new AppError(code, LOCAL_MESSAGES[code] ?? 'The call to another service failed.', { cause: error });
+  // RESOURCE_EXHAUSTED made here means an answer broke this client's message size limit: our
+  // failure, never the caller's rate limit (docs/api/foundation.md, "Byte budgets").
+  const localCode = code === ErrorCode.RESOURCE_EXHAUSTED ? ErrorCode.INTERNAL : code;
+  return new AppError(localCode, LOCAL_MESSAGES[localCode] ?? 'The call to another service failed.', { cause: error });
 }
 
 /**
@@ -133,6 +137,9 @@ export function decodeDetails(raw: string): ErrorDetail[] {
 
 const DETAIL_FIELDS = ['reason', 'pointer', 'parameter', 'detail', 'scope'] as const;
 
+/** Longest wait a `retryAfterSeconds` may ask for (a day); anything else is dropped. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+
 function pickDetail(value: unknown): ErrorDetail | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const detail: ErrorDetail = {};
@@ -140,6 +147,8 @@ function pickDetail(value: unknown): ErrorDetail | undefined {
     const fieldValue = (value as Record<string, unknown>)[field];
     if (typeof fieldValue === 'string') detail[field] = fieldValue;
   }
+  const retryAfter = (value as Record<string, unknown>).retryAfterSeconds;
+  if (Number.isInteger(retryAfter) && (retryAfter as number) >= 1 && (retryAfter as number) <= MAX_RETRY_AFTER_SECONDS) detail.retryAfterSeconds = retryAfter as number;
   return detail;
 }
 

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { ErrorCode } from '@inkwell/errors';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { MAX_HTML_BYTES } from './render.js';
 import { MarkdownLimitError, MarkdownRenderPool } from './render-pool.js';
 
@@ -36,7 +38,8 @@ const hostile: [string, string][] = [
 ];
 
 describe('MarkdownRenderPool', () => {
-  const pool = new MarkdownRenderPool();
+  // Every hostile text at once, from the one caller of a process.
+  const pool = new MarkdownRenderPool({ textsPerCaller: hostile.length });
   afterAll(() => pool.close());
 
   it.concurrent.each(hostile)('renders %s within the bounds or refuses it', async (_name, text) => {
@@ -135,7 +138,118 @@ describe('MarkdownRenderPool', () => {
       console.log(await pool.render('*done*'));
     `;
     // The child must exit on its own: execFile's timeout would kill it, failing the test.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--conditions=@inkwell/source', '--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 30_000 });
     expect(stdout.trim()).toBe('<p><em>done</em></p>');
   }, 60_000);
+
+  describe('queues per caller (docs/api/foundation.md, "Markdown")', () => {
+    /** A valid text that keeps a worker busy for a while (about 0.2 s on a quiet machine). */
+    const slow = fill('![', 64 * 1024);
+
+    /** Renders `source` for `caller`, noting `label` in `done` when it settles. */
+    const tracked = (target: MarkdownRenderPool, done: string[], label: string, source: string, caller: string) =>
+      outcome(target.render(source, { caller })).then((result) => {
+        done.push(label);
+        return result;
+      });
+
+    it('renders a text of a caller who comes later before another caller\'s backlog of ten', async () => {
+      const fair = new MarkdownRenderPool({ workers: 1, textsPerCaller: 10 });
+      try {
+        const done: string[] = [];
+        const backlog = Array.from({ length: 10 }, (_, i) => tracked(fair, done, `a${i + 1}`, slow, 'user:a'));
+        await vi.waitUntil(() => fair.stats().rendering === 1, { timeout: 30_000 });
+        const other = tracked(fair, done, 'b', 'A *small* chapter.', 'user:b');
+        expect(await other).toEqual({ html: '<p>A <em>small</em> chapter.</p>' });
+        await Promise.all(backlog);
+        // Only the text that was rendering when b came finished before b's.
+        expect(done).toEqual(['a1', 'b', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10']);
+      } finally {
+        await fair.close();
+      }
+    }, 60_000);
+
+    it('lets callers with backlogs take turns', async () => {
+      const fair = new MarkdownRenderPool({ workers: 1 });
+      try {
+        const done: string[] = [];
+        await Promise.all([
+          ...['a1', 'a2', 'a3'].map((label) => tracked(fair, done, label, label, 'user:a')),
+          ...['c1', 'c2', 'c3'].map((label) => tracked(fair, done, label, label, 'app:c')),
+        ]);
+        expect(done).toEqual(['a1', 'c1', 'a2', 'c2', 'a3', 'c3']);
+      } finally {
+        await fair.close();
+      }
+    }, 60_000);
+
+    it('refuses a caller past its bound at once, with a retry hint, and serves other callers', async () => {
+      const bounded = new MarkdownRenderPool({ workers: 1, textsPerCaller: 3, deadlineMs: 2_500 });
+      try {
+        const settled: string[] = [];
+        const held = [bounded.render(slow, { caller: 'user:a' }), bounded.render(slow, { caller: 'user:a' })].map((pending) => pending.finally(() => settled.push('held')));
+        expect(bounded.held('user:a')).toBe(2);
+        const refusal = {
+          code: ErrorCode.RESOURCE_EXHAUSTED,
+          details: [{ reason: 'rate_limited', retryAfterSeconds: 3, detail: 'Too many of your texts are waiting to be rendered (at most 3 at once): retry in 3 s.' }],
+        };
+        // Two more texts of one request would pass the bound of 3: both are refused, neither queued.
+        const [first, second] = bounded.renderAll(['content', 'note'], { caller: 'user:a' });
+        await expect(first).rejects.toMatchObject(refusal);
+        await expect(second).rejects.toMatchObject(refusal);
+        // Refused before either held text could have rendered (a worker answers on a later turn of the event loop).
+        expect(settled).toEqual([]);
+        expect(bounded.held('user:a')).toBe(2);
+        await expect(bounded.render('*b*', { caller: 'user:b' })).resolves.toBe('<p><em>b</em></p>');
+        await expect(bounded.render('*a*', { caller: 'user:a' })).resolves.toBe('<p><em>a</em></p>');
+        await Promise.all(held);
+        expect(bounded.held('user:a')).toBe(0);
+        await expect(Promise.all(bounded.renderAll(['x', 'y', 'z'], { caller: 'user:a' }))).resolves.toEqual(['<p>x</p>', '<p>y</p>', '<p>z</p>']);
+      } finally {
+        await bounded.close();
+      }
+    }, 60_000);
+
+    it('drops a waiting text whose signal aborts without ever starting it', async () => {
+      const single = new MarkdownRenderPool({ workers: 1 });
+      try {
+        const busy = single.render(slow, { caller: 'user:a' });
+        await vi.waitUntil(() => single.stats().rendering === 1, { timeout: 30_000 });
+        const controller = new AbortController();
+        const waiting = single.render('never *rendered*', { caller: 'user:b', signal: controller.signal });
+        expect(single.stats()).toMatchObject({ waiting: 1, started: 1 });
+        const reason = new Error('The deadline of the call passed.');
+        controller.abort(reason);
+        await expect(waiting).rejects.toBe(reason);
+        expect(single.stats()).toMatchObject({ waiting: 0, started: 1 });
+        expect(single.held('user:b')).toBe(0);
+        await busy;
+        expect(single.stats()).toEqual({ waiting: 0, rendering: 0, started: 1 });
+        // A signal that has already aborted refuses at once.
+        await expect(single.render('late', { signal: controller.signal })).rejects.toBe(reason);
+        expect(single.stats().started).toBe(1);
+      } finally {
+        await single.close();
+      }
+    }, 60_000);
+
+    it('terminates the worker of a rendering text whose signal aborts, and serves the next text', async () => {
+      const patient = new MarkdownRenderPool({ workers: 1, deadlineMs: 60_000 });
+      const terminate = vi.spyOn(Worker.prototype, 'terminate');
+      try {
+        const controller = new AbortController();
+        const rendering = patient.render(fill('!['), { caller: 'user:a', signal: controller.signal });
+        await vi.waitUntil(() => patient.stats().rendering === 1, { timeout: 30_000 });
+        expect(terminate).not.toHaveBeenCalled();
+        controller.abort(new Error('The client cancelled the call.'));
+        await expect(rendering).rejects.toThrow('The client cancelled the call.');
+        expect(terminate).toHaveBeenCalledTimes(1);
+        expect(patient.stats()).toMatchObject({ waiting: 0, rendering: 0 });
+        await expect(patient.render('still *here*', { caller: 'user:a' })).resolves.toBe('<p>still <em>here</em></p>');
+      } finally {
+        terminate.mockRestore();
+        await patient.close();
+      }
+    }, 60_000);
+  });
 });

@@ -113,6 +113,26 @@ describe('withTransaction', () => {
     expect(rows).toHaveLength(0);
     expect(pool.totalCount - pool.idleCount).toBe(0);
   });
+
+  it('rolls back instead of committing once the signal has aborted, with its reason', async () => {
+    const controller = new AbortController();
+    const deadline = new Error('The deadline of the call passed.');
+    await expect(
+      withTransaction(
+        pool,
+        async (client) => {
+          await client.query("INSERT INTO accounts VALUES (3, 'c@example.com', 10)");
+          // The caller gives up after the work but before the commit.
+          controller.abort(deadline);
+          return 'done';
+        },
+        { signal: controller.signal },
+      ),
+    ).rejects.toBe(deadline);
+    const { rows } = await pool.query('SELECT id FROM accounts WHERE id = 3');
+    expect(rows).toHaveLength(0);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
 });
 
 describe('translatePgError', () => {

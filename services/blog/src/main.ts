@@ -1,4 +1,4 @@
-import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
+import { grpcTlsSettings, internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
 import { createKafka, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
 import { createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
@@ -22,7 +22,9 @@ import { BlogPostService } from './services/blog-post.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('blog');
   const config = loadBlogConfig();
-  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
+  // gRPC over TLS when configured (docs/api/foundation.md, "Internal calls"): the server and every client of this process.
+  const tls = grpcTlsSettings(config);
+  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB, textsPerCaller: config.MARKDOWN_RENDER_TEXTS_PER_CALLER });
   const pool = await openBlogDatabase({ connectionString: config.DATABASE_URL, migrationConnectionString: config.DATABASE_MIGRATION_URL, max: config.DATABASE_POOL_SIZE, logger });
   const redis = createRedis(redisSettings(config), { keyPrefix: config.REDIS_KEY_PREFIX }, logger);
 
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
   const stories = createStoryConsumer({ kafka, pool, logger });
 
   const server = createBlogServer({ logger, verifier: createInternalAuth('blog', internalAuthSettings(config)).verifier, metrics, posts });
-  const port = await server.listen(`${config.BLOG_GRPC_HOST}:${config.BLOG_GRPC_PORT}`);
+  const port = await server.listen(`${config.BLOG_GRPC_HOST}:${config.BLOG_GRPC_PORT}`, { tls, healthPort: config.GRPC_HEALTH_PORT });
   const metricsServer = await serveMetrics({ registry: metrics, port: config.BLOG_METRICS_PORT, host: config.BLOG_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'blog service listening');
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseEnv, envFlag, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
+import { databaseEnv, envFlag, grpcHealthEnv, grpcTlsEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineGrpcTlsEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 
 /** Where story search lives and how a new index is set up (docs/api/stories.md, "Search"). */
 const searchEnv = {
@@ -20,6 +20,9 @@ const searchEnv = {
 const schema = z.object({
   ...isolationEnv,
   ...internalAuthEnv,
+  /** gRPC over TLS and the plaintext health port (docs/api/foundation.md, "Internal calls"); unset locally. */
+  ...grpcTlsEnv,
+  ...grpcHealthEnv,
   ...markdownEnv,
   ...databaseEnv,
   ...redisEnv,
@@ -34,7 +37,7 @@ const schema = z.object({
   /** Where the users service is: the demo seed picks its authors among existing users. */
   USERS_SERVICE_ADDR: z.string().min(1).default('127.0.0.1:50051'),
   ...searchEnv,
-}).superRefine(refineKafkaEnv).superRefine(refineRedisEnv);
+}).superRefine(refineKafkaEnv).superRefine(refineGrpcTlsEnv).superRefine(refineRedisEnv);
 
 /** Configuration of the stories service, parsed once from the environment at boot. */
 export type StoriesConfig = z.output<typeof schema>;

@@ -1,4 +1,4 @@
-import { internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
+import { grpcTlsSettings, internalAuthSettings, kafkaSettings, redisSettings } from '@inkwell/config';
 import { createKafka, eventsMigrations, OutboxRelay, registerEventMetrics, retryUntilDone, startEventWork } from '@inkwell/events';
 import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
@@ -37,8 +37,10 @@ import { TagService } from './services/tag.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('stories');
   const config = loadStoriesConfig();
+  // gRPC over TLS when configured (docs/api/foundation.md, "Internal calls"): the server and every client of this process.
+  const tls = grpcTlsSettings(config);
   const auth = createInternalAuth('stories', internalAuthSettings(config));
-  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB });
+  configureMarkdown({ workers: config.MARKDOWN_RENDER_WORKERS, deadlineMs: config.MARKDOWN_RENDER_DEADLINE_MS, memoryMb: config.MARKDOWN_RENDER_MEMORY_MB, textsPerCaller: config.MARKDOWN_RENDER_TEXTS_PER_CALLER });
   // Migrations run as the schema's owner, the service as its runtime role (docs/api/foundation.md, "Stores and least privilege").
   const ownerUrl = config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL;
   await migrateSchema(ownerUrl, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger, applicationName: 'inkwell-stories-migrate' });
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
   const tags = new TagService(new TagRepository(pool));
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
   if (config.SEED_DEMO_DATA) {
-    const users = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: 2_000, signer: auth.signer });
+    const users = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: 2_000, signer: auth.signer, tls });
     // The bulk load stages rows in tables of its own: the schema's owner runs it, as the seed command does.
     const owner = createPool({ connectionString: ownerUrl, schema: SCHEMA, max: 2, applicationName: 'inkwell-stories-seed', logger });
     try {
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
   ];
 
   const server = createStoriesServer({ logger, verifier: auth.verifier, metrics, stories, chapters, tags, engagement });
-  const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`);
+  const port = await server.listen(`${config.STORIES_GRPC_HOST}:${config.STORIES_GRPC_PORT}`, { tls, healthPort: config.GRPC_HEALTH_PORT });
   const metricsServer = await serveMetrics({ registry: metrics, port: config.STORIES_METRICS_PORT, host: config.STORIES_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'stories service listening');
 

@@ -145,8 +145,8 @@ export class BlogPostRepository {
     });
   }
 
-  /** Stores a post and its story links, and writes `BlogPostCreated` in the same transaction. */
-  async create(post: NewBlogPost): Promise<BlogPost> {
+  /** Stores a post and its story links, and writes `BlogPostCreated` in the same transaction; nothing once `signal` has aborted. */
+  async create(post: NewBlogPost, signal?: AbortSignal): Promise<BlogPost> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<{ id: string }>(
@@ -159,16 +159,17 @@ export class BlogPostRepository {
         const created = (await selectPost(client, id, true))!;
         await appendEvent(client, { key: id, payload: blogPostCreated(created, post.storyIds) });
         return created;
-      });
+      }, { signal });
     });
   }
 
   /**
    * Applies `update` to the user post `id` (site posts are never changed here), sets
    * date_modified, and writes `BlogPostUpdated`. Returns the post after the change with its
-   * content, or undefined when there is no such user post.
+   * content, or undefined when there is no such user post. Nothing is stored once `signal` has
+   * aborted (checked right before COMMIT).
    */
-  async update(id: string, update: BlogPostUpdate): Promise<BlogPost | undefined> {
+  async update(id: string, update: BlogPostUpdate, signal?: AbortSignal): Promise<BlogPost | undefined> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rowCount } = await client.query(
@@ -185,7 +186,7 @@ export class BlogPostRepository {
         const updated = (await selectPost(client, id, true))!;
         await appendEvent(client, { key: id, payload: blogPostUpdated(updated, await storedStoryIds(client, id)) });
         return updated;
-      });
+      }, { signal });
     });
   }
 

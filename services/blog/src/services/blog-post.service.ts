@@ -136,13 +136,16 @@ export class BlogPostService {
     return { posts, nextAfter: next === undefined ? '' : encodeKeyset(sort, next) };
   }
 
-  /** Posts a user post as the caller; 422-style INVALID_ARGUMENT for every invalid field. */
-  async createBlogPost(input: NewPostInput, caller: Caller): Promise<BlogPost> {
+  /**
+   * Posts a user post as the caller; 422-style INVALID_ARGUMENT for every invalid field. Nothing
+   * is stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
+   */
+  async createBlogPost(input: NewPostInput, caller: Caller, signal?: AbortSignal): Promise<BlogPost> {
     const authorId = requireWriter(caller);
     const checked = validateNewPost(input);
     if (!checked.ok) throw validationError(checked.problems);
     await this.requirePublishedStories(checked.value.storyIds);
-    const html = await renderMarkdown(checked.value.content, { pointer: POINTERS.content });
+    const html = await renderMarkdown(checked.value.content, { pointer: POINTERS.content, caller, signal });
     return this.posts.create({
       authorId,
       title: checked.value.title,
@@ -153,14 +156,15 @@ export class BlogPostService {
       storyIds: checked.value.storyIds,
       sitePost: false,
       sitePostTag: undefined,
-    });
+    }, signal);
   }
 
   /**
    * Changes a post: NOT_FOUND when there is none, 403 site_post_immutable for a site post,
-   * 403 forbidden for another user's post, then validation.
+   * 403 forbidden for another user's post, then validation; all before the content is rendered.
+   * Nothing is stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
    */
-  async updateBlogPost(id: string, changes: PostChanges, caller: Caller): Promise<BlogPost> {
+  async updateBlogPost(id: string, changes: PostChanges, caller: Caller, signal?: AbortSignal): Promise<BlogPost> {
     await this.requireEditable(id, caller);
     const checked = validateChanges(changes);
     if (!checked.ok) throw validationError(checked.problems);
@@ -169,12 +173,12 @@ export class BlogPostService {
     const update: BlogPostUpdate = {};
     if (valid.title !== undefined) update.title = valid.title;
     if (valid.content !== undefined) {
-      const html = await renderMarkdown(valid.content, { pointer: POINTERS.content });
+      const html = await renderMarkdown(valid.content, { pointer: POINTERS.content, caller, signal });
       update.content = { markdown: valid.content, html, intro: introFromHtml(html) };
     }
     if (valid.tags !== undefined) update.tags = valid.tags;
     if (valid.storyIds !== undefined) update.storyIds = valid.storyIds;
-    const updated = await this.posts.update(id, update);
+    const updated = await this.posts.update(id, update, signal);
     if (!updated) throw AppError.notFound('blog post');
     return updated;
   }

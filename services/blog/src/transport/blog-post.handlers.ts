@@ -15,11 +15,11 @@ export function blogPostHandlers(posts: BlogPostService): ServiceImpl<typeof Blo
     },
     async createBlogPost(request, ctx) {
       const input = { title: request.title, content: request.content, tags: request.tags, storyIds: request.storyIds };
-      return { blogPost: toProtoBlogPost(await posts.createBlogPost(input, ctx.caller)) };
+      return { blogPost: toProtoBlogPost(await posts.createBlogPost(input, ctx.caller, ctx.signal)) };
     },
     async updateBlogPost(request, ctx) {
       if (request.validateOnly) return { blogPost: toProtoBlogPost(await posts.checkEditable(request.id, ctx.caller)) };
-      return { blogPost: toProtoBlogPost(await posts.updateBlogPost(request.id, fromUpdateRequest(request), ctx.caller)) };
+      return { blogPost: toProtoBlogPost(await posts.updateBlogPost(request.id, fromUpdateRequest(request), ctx.caller, ctx.signal)) };
     },
     async deleteBlogPost(request, ctx) {
       await posts.deleteBlogPost(request.id, ctx.caller);

@@ -70,8 +70,8 @@ export class PrivateMessageRepository {
     });
   }
 
-  /** Stores a message and, in the same transaction, its `MessageSent` event. */
-  async create(message: NewMessage): Promise<PrivateMessage> {
+  /** Stores a message and, in the same transaction, its `MessageSent` event; nothing once `signal` has aborted. */
+  async create(message: NewMessage, signal?: AbortSignal): Promise<PrivateMessage> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<MessageRow>(
@@ -81,7 +81,7 @@ export class PrivateMessageRepository {
         const created = toMessage(rows[0]!);
         await appendEvent(client, { key: created.id, payload: messageSent(created) });
         return created;
-      });
+      }, { signal });
     });
   }
 

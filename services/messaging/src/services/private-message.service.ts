@@ -77,9 +77,10 @@ export class PrivateMessageService {
    * Sends a message from the caller to `recipientId` (the caller themself allowed). The
    * recipient is looked up first (NOT_FOUND: the path names nobody), then the draft is checked
    * (INVALID_ARGUMENT validation_failed, one detail per problem). The subject is stored trimmed,
-   * the content as written, with its HTML rendered once here.
+   * the content as written, with its HTML rendered once here, after those checks. Nothing is
+   * stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
    */
-  async send(recipientId: string, draft: Draft, caller: Caller): Promise<PrivateMessage> {
+  async send(recipientId: string, draft: Draft, caller: Caller, signal?: AbortSignal): Promise<PrivateMessage> {
     const senderId = signedInUser(caller);
     if (!isStorageId(recipientId) || !(await this.users.exists(recipientId, caller))) throw AppError.notFound('user');
     const problems = draftProblems(draft);
@@ -87,14 +88,14 @@ export class PrivateMessageService {
       const details: ErrorDetail[] = problems.map(({ attribute, detail }) => ({ reason: 'validation_failed', pointer: `/data/attributes/${attribute}`, detail }));
       throw new AppError(ErrorCode.INVALID_ARGUMENT, problems.map((problem) => problem.detail).join(' '), { details });
     }
-    const contentHtml = await renderMarkdown(draft.content, { pointer: '/data/attributes/content' });
+    const contentHtml = await renderMarkdown(draft.content, { pointer: '/data/attributes/content', caller, signal });
     return this.messages.create({
       senderId,
       recipientId,
       subject: normaliseSubject(draft.subject),
       content: draft.content,
       contentHtml,
-    });
+    }, signal);
   }
 
   /**

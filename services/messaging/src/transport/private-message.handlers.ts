@@ -14,7 +14,7 @@ export function privateMessageHandlers(messages: PrivateMessageService): Service
       return { privateMessages: listing.messages.map(toProtoPrivateMessage), total: listing.total };
     },
     async sendPrivateMessage(request, ctx) {
-      const sent = await messages.send(request.recipientId, { subject: request.subject, content: request.content }, ctx.caller);
+      const sent = await messages.send(request.recipientId, { subject: request.subject, content: request.content }, ctx.caller, ctx.signal);
       return { privateMessage: toProtoPrivateMessage(sent) };
     },
     async updatePrivateMessage(request, ctx) {

@@ -96,8 +96,12 @@ export class ChapterService {
     return found.chapter;
   }
 
-  /** Appends a chapter to story `storyId` of the caller. */
-  async createChapter(storyId: string, input: CreateChapterInput, viewer: Viewer): Promise<Chapter> {
+  /**
+   * Appends a chapter to story `storyId` of the caller. Authorship is checked before the texts
+   * are rendered and again under the story's lock; nothing is stored once `signal` has aborted
+   * (docs/api/foundation.md, "Markdown").
+   */
+  async createChapter(storyId: string, input: CreateChapterInput, viewer: Viewer, signal?: AbortSignal): Promise<Chapter> {
     requireWriter(viewer);
     if (!isEntityId(storyId)) throw AppError.notFound('story');
     const problems = new Problems();
@@ -105,10 +109,11 @@ export class ChapterService {
     checkText(problems, input.content, 'content');
     checkText(problems, input.authorsNote, 'authors_note');
     problems.throwIfAny();
+    assertAuthor(await this.storyService.storyForWrite(storyId), viewer);
     const [contentHtml, authorsNoteHtml] = await renderMarkdownFields([
       { source: input.content, pointer: '/data/attributes/content' },
       { source: input.authorsNote, pointer: '/data/attributes/authors_note' },
-    ]);
+    ], { caller: viewer, signal });
     const { chapter } = await this.chapters.create(storyId, (story) => {
       assertAuthor(story, viewer);
       return {
@@ -121,15 +126,17 @@ export class ChapterService {
         numWords: countWords(input.content),
         now: this.clock(),
       };
-    });
+    }, signal);
     return chapter;
   }
 
   /**
    * Changes the fields present in `input` of chapter `id` by its story's author. Unpublishing
    * the last published chapter of a published story is refused (unpublish the story first).
+   * Authorship is checked before any text is rendered and again under the locks; nothing is
+   * stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
    */
-  async updateChapter(id: string, input: UpdateChapterInput, viewer: Viewer): Promise<Chapter> {
+  async updateChapter(id: string, input: UpdateChapterInput, viewer: Viewer, signal?: AbortSignal): Promise<Chapter> {
     requireWriter(viewer);
     if (!isEntityId(id)) throw AppError.notFound('chapter');
     const problems = new Problems();
@@ -138,11 +145,16 @@ export class ChapterService {
     if (input.content !== undefined) change.content = checkText(problems, input.content, 'content');
     if (input.authorsNote !== undefined) change.authorsNote = checkText(problems, input.authorsNote, 'authors_note');
     problems.throwIfAny();
+    if (change.content || change.authorsNote) {
+      const found = await this.chapters.findById(id, false);
+      if (!found) throw AppError.notFound('chapter');
+      assertChapterAuthor(found.chapter.published, found.authorId, found.storyPublished, viewer);
+    }
     // An absent text renders as '' at no cost; only the present ones are kept.
     const [contentHtml, authorsNoteHtml] = await renderMarkdownFields([
       { source: change.content ?? '', pointer: '/data/attributes/content' },
       { source: change.authorsNote ?? '', pointer: '/data/attributes/authors_note' },
-    ]);
+    ], { caller: viewer, signal });
     if (change.content !== undefined) {
       change.contentHtml = contentHtml;
       change.numWords = countWords(change.content);
@@ -152,14 +164,14 @@ export class ChapterService {
 
     const changesAnything = Object.values(input).some((value) => value !== undefined);
     const updated = await this.chapters.mutate(id, (chapter, story) => {
-      assertChapterAuthor(chapter, story, viewer);
+      assertChapterAuthor(chapter.published, story.authorId, story.published, viewer);
       // An empty PATCH changes nothing, not even date_modified.
       if (!changesAnything) return { keep: true };
       if (change.published === false && chapter.published && isLastPublishedChapter(story)) {
         throw AppError.validation('/data/attributes/published', 'A published story keeps at least one published chapter: unpublish the story first.');
       }
       return { change };
-    });
+    }, signal);
     return updated!;
   }
 
@@ -168,7 +180,7 @@ export class ChapterService {
     requireWriter(viewer);
     if (!isEntityId(id)) throw AppError.notFound('chapter');
     await this.chapters.mutate(id, (chapter, story) => {
-      assertChapterAuthor(chapter, story, viewer);
+      assertChapterAuthor(chapter.published, story.authorId, story.published, viewer);
       if (chapter.published && isLastPublishedChapter(story)) {
         throw new AppError(ErrorCode.INVALID_ARGUMENT, 'A published story keeps at least one published chapter: unpublish the story first.', {
           details: [{ reason: 'validation_failed', detail: 'This is the last published chapter of a published story: unpublish the story first.' }],
@@ -205,8 +217,8 @@ function isLastPublishedChapter(story: Story): boolean {
  * Authorship for chapter writes: a chapter the caller may not know about (draft of another's
  * story, or another's draft chapter) is 404; another's visible chapter is 403.
  */
-function assertChapterAuthor(chapter: Chapter, story: Story, viewer: Viewer): void {
-  if (story.authorId === viewer.userId) return;
-  if (!story.published || !chapter.published) throw AppError.notFound('chapter');
+function assertChapterAuthor(chapterPublished: boolean, storyAuthorId: string, storyPublished: boolean, viewer: Viewer): void {
+  if (storyAuthorId === viewer.userId) return;
+  if (!storyPublished || !chapterPublished) throw AppError.notFound('chapter');
   throw AppError.forbidden('Only the author can change this chapter.');
 }

@@ -57,16 +57,21 @@ export class EngagementService {
     return { comments, nextAfter: more && last ? encodePosition({ sort: COMMENT_ORDER, key: null, id: last.id }) : '' };
   }
 
-  /** Posts a comment by the caller on published story `storyId`. */
-  async createComment(storyId: string, content: string, viewer: Viewer): Promise<Comment> {
+  /**
+   * Posts a comment by the caller on published story `storyId`. The story is checked before the
+   * text is rendered and again under its lock; nothing is stored once `signal` has aborted
+   * (docs/api/foundation.md, "Markdown").
+   */
+  async createComment(storyId: string, content: string, viewer: Viewer, signal?: AbortSignal): Promise<Comment> {
     const authorId = requireUser(viewer, WRITE_COMMENTS);
     if (!isEntityId(storyId)) throw AppError.notFound('story');
     const problems = new Problems();
     if (content.trim() === '') problems.add('/data/attributes/content', 'A comment needs content.');
     checkText(problems, content, 'content');
     problems.throwIfAny();
-    const contentHtml = await renderMarkdown(content, { pointer: '/data/attributes/content' });
-    return this.engagement.createComment(storyId, { authorId, content, contentHtml }, (story) => requirePublished(story, viewer, 'commented on'));
+    requirePublished(await this.stories.storyForWrite(storyId), viewer, 'commented on');
+    const contentHtml = await renderMarkdown(content, { pointer: '/data/attributes/content', caller: viewer, signal });
+    return this.engagement.createComment(storyId, { authorId, content, contentHtml }, (story) => requirePublished(story, viewer, 'commented on'), signal);
   }
 
   /** Deletes comment `id`: its author or the story's author may; others get 403 (404 if they cannot see it). */

@@ -1,10 +1,10 @@
 import { AppError } from '@inkwell/errors';
-import { searchTextTooLong, STORY_QUERY_MAX_CHARS } from '@inkwell/limits';
+import { BATCH_ANSWER_MAX_BYTES, LIST_PAGE_MAX_BYTES, searchTextTooLong, STORY_QUERY_MAX_CHARS, type BatchPage } from '@inkwell/limits';
 import { renderMarkdown } from '@inkwell/markdown';
 import { ownsShelf, READ_BOOKSHELVES, shelfAccess } from '../domain/bookshelf.js';
 import { publicationHeat } from '../domain/hotness.js';
 import { decodePosition, DEFAULT_STORY_SORT, encodePosition, PAGE_SIZE, pageSizeOf, sortName, type Sort } from '../domain/list.js';
-import type { IdPage, ListTotal, Publication, StoryListQuery, TagCount } from '../domain/story-query.js';
+import type { IdPage, ListPosition, ListTotal, Publication, StoryListQuery, TagCount } from '../domain/story-query.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type ContentRating, type Story, type StoryStatus, type Viewer } from '../domain/story.js';
 import { isTagId } from '../domain/tag.js';
 import type { BookshelfCopyRepository } from '../repositories/bookshelf-copy.repository.js';
@@ -109,10 +109,26 @@ export class StoryService {
     return story;
   }
 
-  /** The visible stories among `ids`, in their order; others (missing, drafts not shown) left out. */
-  async batchGetStories(ids: readonly string[], viewer: Viewer): Promise<Story[]> {
-    const found = await this.stories.findByIds(batchIds(ids), draftsOf(viewer));
-    return found.filter((story) => accessTo(story.authorId, story.published, viewer) === 'visible');
+  /**
+   * Story `id` as stored, whoever may see it, for a write's own rule (authorship, published) to
+   * look at before any expensive step such as rendering Markdown (docs/api/foundation.md,
+   * "Markdown"); NOT_FOUND when there is none. The write checks its rule again under its lock.
+   */
+  async storyForWrite(id: string): Promise<Story> {
+    const story = isEntityId(id) ? await this.stories.findById(id, null) : undefined;
+    if (!story) throw AppError.notFound('story');
+    return story;
+  }
+
+  /**
+   * The visible stories among `ids`, in their order; others (missing, drafts not shown) left
+   * out. The answer stops within its byte budget; the ids it did not read are `deferred`, for the
+   * caller to ask for again (docs/api/foundation.md, "Byte budgets").
+   */
+  async batchGetStories(ids: readonly string[], viewer: Viewer): Promise<BatchPage<Story>> {
+    const wanted = batchIds(ids);
+    const { stories, covered } = await this.stories.findWithinBudget(wanted, draftsOf(viewer), BATCH_ANSWER_MAX_BYTES);
+    return { items: stories.filter((story) => accessTo(story.authorId, story.published, viewer) === 'visible'), deferred: wanted.slice(covered) };
   }
 
   /**
@@ -197,7 +213,7 @@ export class StoryService {
   }
 
   /** Creates a draft story by the calling user. */
-  async createStory(input: CreateStoryInput, viewer: Viewer): Promise<Story> {
+  async createStory(input: CreateStoryInput, viewer: Viewer, signal?: AbortSignal): Promise<Story> {
     const authorId = requireWriter(viewer);
     const problems = new Problems();
     const title = checkTitle(problems, input.title);
@@ -207,7 +223,7 @@ export class StoryService {
     if (input.published) problems.add('/data/attributes/published', 'A story is published once it has a published chapter: create it as a draft, add a chapter, then publish it.');
     problems.throwIfAny();
     await this.checkTagsExist(tagIds);
-    const descriptionHtml = await renderMarkdown(description, { pointer: '/data/attributes/description' });
+    const descriptionHtml = await renderMarkdown(description, { pointer: '/data/attributes/description', caller: viewer, signal });
     return this.stories.create({
       authorId,
       title,
@@ -218,14 +234,16 @@ export class StoryService {
       contentRating: input.contentRating ?? 'everyone',
       tagIds,
       now: this.clock(),
-    });
+    }, signal);
   }
 
   /**
    * Changes the fields present in `input` of story `id` by its author. Publishing needs a
    * published chapter and sets date_published the first time; unpublishing is always allowed.
+   * Authorship is checked before a description is rendered and again under the lock; nothing is
+   * stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
    */
-  async updateStory(id: string, input: UpdateStoryInput, viewer: Viewer): Promise<Story> {
+  async updateStory(id: string, input: UpdateStoryInput, viewer: Viewer, signal?: AbortSignal): Promise<Story> {
     requireWriter(viewer);
     if (!isEntityId(id)) throw AppError.notFound('story');
     const problems = new Problems();
@@ -236,7 +254,8 @@ export class StoryService {
     if (input.tagIds !== undefined) change.tagIds = checkTagIds(problems, input.tagIds);
     problems.throwIfAny();
     if (change.tagIds) await this.checkTagsExist(change.tagIds);
-    if (change.description !== undefined) change.descriptionHtml = await renderMarkdown(change.description, { pointer: '/data/attributes/description' });
+    if (change.description) assertAuthor(await this.storyForWrite(id), viewer);
+    if (change.description !== undefined) change.descriptionHtml = await renderMarkdown(change.description, { pointer: '/data/attributes/description', caller: viewer, signal });
     if (input.status !== undefined) change.status = input.status;
     if (input.contentRating !== undefined) change.contentRating = input.contentRating;
     if (input.published !== undefined) change.published = input.published;
@@ -256,7 +275,7 @@ export class StoryService {
         }
       }
       return { change };
-    });
+    }, signal);
     return this.visibleAfterWrite(updated!, viewer);
   }
 
@@ -274,12 +293,12 @@ export class StoryService {
     const limit = this.limit(input);
     const after = this.position(input, query.sort);
     const page: IdPage = await this.stories.listPage({ ...query, limit, ...(after ? { after } : {}) });
-    const found = await this.stories.findByIds(page.ids, draftsOf(viewer));
+    const { stories: found, next } = await this.readWithinBudget(page, viewer);
     // A story deleted between the two reads is missing from this page; one (un)published in
     // between is left out too, so a list never shows what its publication filter excludes.
     const stories = found.filter((story) => (query.publication === 'published' ? story.published : query.publication === 'drafts' ? !story.published : true));
     const sort = sortName(query.sort);
-    return { stories, nextAfter: page.next ? encodePosition({ sort, key: page.next.key, id: page.next.id }) : '' };
+    return { stories, nextAfter: next ? encodePosition({ sort, key: next.key, id: next.id }) : '' };
   }
 
   /**
@@ -294,14 +313,24 @@ export class StoryService {
     // Index positions are a number (the sort value or score) and a story id.
     if (after && ((after.key !== null && !Number.isFinite(Number(after.key))) || !isEntityId(after.id))) throw invalidCursor();
     const page = await this.index.search({ ...query, limit, ...(after ? { after } : {}) }, input.countTags === true);
-    const found = await this.stories.findByIds(page.ids, draftsOf(viewer));
+    const { stories: found, next } = await this.readWithinBudget(page, viewer);
     const sort = sortName(query.sort);
     return {
       stories: found.filter((story) => story.published),
-      nextAfter: page.next ? encodePosition({ sort, key: page.next.key, id: page.next.id }) : '',
+      nextAfter: next ? encodePosition({ sort, key: next.key, id: next.id }) : '',
       ...(page.total ? { total: page.total } : {}),
       ...(page.tagCounts ? { tagCounts: page.tagCounts } : {}),
     };
+  }
+
+  /**
+   * The stories of a page of ids within the page's byte budget (docs/api/foundation.md, "Byte
+   * budgets"), and where the next page starts: after the last story read when the budget cut
+   * the page short, else where the page of ids ends.
+   */
+  private async readWithinBudget(page: IdPage, viewer: Viewer): Promise<{ stories: Story[]; next: ListPosition | undefined }> {
+    const { stories, covered } = await this.stories.findWithinBudget(page.ids, draftsOf(viewer), LIST_PAGE_MAX_BYTES);
+    return { stories, next: covered < page.ids.length ? page.positions[covered - 1] : page.next };
   }
 
   /** The empty list, after validating page size and position anyway, so bad ones are errors here too. */

@@ -33,7 +33,8 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
       return { story: toProtoStory(await stories.getStory(request.id, ctx.caller)) };
     },
     async batchGetStories(request, ctx) {
-      return { stories: (await stories.batchGetStories(request.ids, ctx.caller)).map(toProtoStory) };
+      const page = await stories.batchGetStories(request.ids, ctx.caller);
+      return { stories: page.items.map(toProtoStory), deferredIds: page.deferred };
     },
     async listStories(request, ctx) {
       const sort = storySortFromProto(request.sort);
@@ -83,6 +84,7 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
           tagIds: request.tagIds,
         },
         ctx.caller,
+        ctx.signal,
       );
       return { story: toProtoStory(story) };
     },
@@ -101,6 +103,7 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
           ...(request.tags === undefined ? {} : { tagIds: request.tags.ids }),
         },
         ctx.caller,
+        ctx.signal,
       );
       return { story: toProtoStory(story) };
     },
@@ -123,6 +126,7 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
         request.storyId,
         { title: request.title, content: request.content, authorsNote: request.authorsNote, published: request.published },
         ctx.caller,
+        ctx.signal,
       );
       return { chapter: toProtoChapter(chapter) };
     },
@@ -136,6 +140,7 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
           ...(request.published === undefined ? {} : { published: request.published }),
         },
         ctx.caller,
+        ctx.signal,
       );
       return { chapter: toProtoChapter(chapter) };
     },
@@ -164,7 +169,7 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
       return { comments: page.comments.map(toProtoComment), nextAfter: page.nextAfter };
     },
     async createComment(request, ctx) {
-      return { comment: toProtoComment(await engagement.createComment(request.storyId, request.content, ctx.caller)) };
+      return { comment: toProtoComment(await engagement.createComment(request.storyId, request.content, ctx.caller, ctx.signal)) };
     },
     async deleteComment(request, ctx) {
       await engagement.deleteComment(request.id, ctx.caller);
