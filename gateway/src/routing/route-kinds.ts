@@ -31,9 +31,15 @@ import type { ApiRequest, PathParams, RouteDefinition, RouteDoc } from './route.
 /** The path parameters of a route, by name (`me` already resolved). */
 export type RouteParams<P extends string> = Readonly<Record<PathParams<P>, string>>;
 
-/** The second argument of every RPC: who is calling. */
+/** The second argument of every RPC: who is calling, and when the client stopped waiting. */
 export interface RpcOptions {
   readonly caller: CallerContext;
+  readonly signal?: AbortSignal;
+}
+
+/** The RPC options of a request: its caller and, when the client may go away, its signal. */
+function rpcOptions(request: ApiRequest): RpcOptions {
+  return request.signal === undefined ? rpcOptions(request) : { caller: request.caller, signal: request.signal };
 }
 
 /** The backend call of a route, e.g. `(request, options) => stories.getStory(request, options)`. */
@@ -162,7 +168,7 @@ export function routeKinds(deps: RouteKindsDeps): RouteKinds {
 function readRoute<P extends string, Q, R>(deps: RouteKindsDeps, { query: spec, toRequest, rpc, toResource, doc, ...declaration }: ReadRoute<P, Q, R>): RouteDefinition {
   return definition<P>({ ...declaration, method: 'GET', doc: { ...doc, query: spec } }, async (request) => {
     const query = parseDocumentQuery(spec, request.query);
-    const response = await rpc(toRequest({ params: request.params, query }), { caller: request.caller });
+    const response = await rpc(toRequest({ params: request.params, query }), rpcOptions(request));
     return deps.documents.resource(request, query, toResource(response, deps.links));
   });
 }
@@ -177,7 +183,7 @@ function listRoute<P extends string, F extends FilterSpecs, S extends string, Q,
     // A page whose document would be over its byte budget is asked for again with half as many
     // items from the same position, down to one (docs/api/foundation.md, "Byte budgets").
     for (let pageSize = query.page.size; ; ) {
-      const response = await rpc({ ...toRequest({ params: request.params, query }), pageSize, after: position.after }, { caller: request.caller });
+      const response = await rpc({ ...toRequest({ params: request.params, query }), pageSize, after: position.after }, rpcOptions(request));
       const data = toResources(response, deps.links);
       const answer = await deps.documents.cursorPageWithinBudget(request, query, position, data, response.nextAfter, meta?.(response, query));
       if (answer !== undefined) return answer;
@@ -193,7 +199,7 @@ function createRoute<P extends string, A extends AttributeWriteSpecs, B extends 
   return definition<P>({ ...declaration, method: 'POST', doc: { ...doc, query: spec, body: bodySpec } }, async (request) => {
     const query = parseDocumentQuery(spec, request.query);
     const body = parseCreateBody(bodySpec, request.body);
-    const response = await rpc(toRequest({ params: request.params, query, body }), { caller: request.caller });
+    const response = await rpc(toRequest({ params: request.params, query, body }), rpcOptions(request));
     const resource = toResource(response, deps.links);
     const location = resource?.links?.self;
     const created = location === undefined ? {} : { headers: { Location: location }, ...(self === 'created' ? { self: location } : {}) };
@@ -210,7 +216,7 @@ function updateRoute<P extends string, A extends AttributeWriteSpecs, B extends 
   return definition<P>({ ...declaration, method: 'PATCH', doc: { ...doc, query: spec, body: bodySpec } }, async (request) => {
     const query = parseDocumentQuery(spec, request.query);
     const id = request.params[idName];
-    const options = { caller: request.caller };
+    const options = rpcOptions(request);
     let body: WriteBody<A, B>;
     try {
       body = parseUpdateBody(bodySpec, acceptsMe ? meAsId(request.body, id) : request.body, id);
@@ -235,7 +241,7 @@ function commandRoute<P extends string, A extends AttributeWriteSpecs, B extends
   return definition<P>({ ...declaration, method, doc: { ...doc, ...(bodySpec === undefined ? {} : { body: bodySpec }) } }, async (request) => {
     if (checkedQuery !== undefined) parseDocumentQuery(checkedQuery, request.query);
     const body: WriteBody<A, B> = bodySpec === undefined ? { attributes: {}, relationships: {} } : parseCreateBody(bodySpec, request.body);
-    await rpc(toRequest({ params: request.params, body }), { caller: request.caller });
+    await rpc(toRequest({ params: request.params, body }), rpcOptions(request));
     return { status: 204 };
   });
 }

@@ -51,6 +51,11 @@ export interface ApiRequest<P extends string = string> {
   readonly idempotencyKey?: string;
   /** Who is calling; pass it to every gRPC call as `{ caller }`. */
   readonly caller: CallerContext;
+  /**
+   * Aborts when the client goes away before it has its answer: pass it to gRPC calls (as
+   * route kinds do) so a service stops the work, e.g. a queued render (docs/api/foundation.md, "Markdown").
+   */
+  readonly signal?: AbortSignal;
   /** The absolute URL of this request (PUBLIC_BASE_URL + path + query): the document's `links.self`. */
   readonly selfLink: string;
 }

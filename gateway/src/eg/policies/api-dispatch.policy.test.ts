@@ -13,6 +13,15 @@ import { defineRoute, ok } from '../../routing/route.types.js';
 import { createApiDispatchPolicy } from './api-dispatch.policy.js';
 
 const links = createApiLinks('https://api.inkwell.example');
+/** A promise with its resolve function. */
+function settled(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+/** Settled when the slow route has started, and when its request's signal aborted. */
+const slowStarted = settled();
+const slowAborted = settled();
 const routes = [
   defineRoute({
     method: 'GET',
@@ -26,6 +35,16 @@ const routes = [
     handler: async ({ body, query }) => ok(resourceDocument(resourceObject('thing', '1', { body: (body ?? null) as JsonValue, filter: query.get('filter[x]') }), 'self'), 201),
   }),
   defineRoute({ method: 'GET', path: '/things/:id', handler: async () => Promise.reject(AppError.notFound('thing')) }),
+  defineRoute({
+    method: 'GET',
+    path: '/slow',
+    handler: async ({ signal }) => {
+      slowStarted.resolve();
+      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      slowAborted.resolve();
+      return ok(resourceDocument(null, 'self'));
+    },
+  }),
   defineRoute({ method: 'DELETE', path: '/things/:id', handler: async () => Promise.reject(new Error('pg: password authentication failed for user inkwell')) }),
 ];
 
@@ -183,5 +202,16 @@ describe('api-dispatch: request bodies', () => {
     const body = `"${'a'.repeat(1022)}"`;
     const answer = await call('POST', '/api/v1/things', { headers: json, body });
     expect(answer.status).toBe(201);
+  });
+});
+
+describe('a client that goes away', () => {
+  it('aborts the signal of its request, so the backend calls made for it are cancelled', async () => {
+    const req = httpRequest(`${origin}/api/v1/slow`);
+    req.on('error', () => undefined);
+    req.end();
+    await slowStarted.promise;
+    req.destroy();
+    await slowAborted.promise;
   });
 });

@@ -69,6 +69,11 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
   const params = resolveParams(route, match.values, caller);
   authorize(route, caller);
   const body = method === 'GET' ? undefined : await readJsonBody(req, deps.maxBodyBytes);
+  // A client gone before its answer cancels the backend calls made for it (queued renders included).
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
   const request: ApiRequest = {
     method: method as HttpMethod,
     params,
@@ -76,6 +81,7 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
     body,
     ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
     caller,
+    signal: gone.signal,
     selfLink: deps.links.request(url),
   };
   const response = await route.definition.handler(request);
