@@ -88,7 +88,7 @@ describe('DocumentResponder with real Redis', () => {
     const firstQuery = parseListQuery(STORY_LIST, first.query);
     const start = await documents.cursorStart(first, firstQuery);
     expect(start.after).toBe('');
-    const page1 = await documents.cursorPage(first, firstQuery, start, [makeStory('9', '4')], 'after-9');
+    const page1 = (await documents.cursorPage(first, firstQuery, start, [makeStory('9', '4')], 'after-9'))!;
     const document1 = page1.document as unknown as { data: unknown[]; included: { type: string; id: string }[]; links: { next: string } };
     expect(document1.included).toEqual([makeUser('4')]);
     expect(document1.links.next).toMatch(/^https:\/\/api\.example\/api\/v1\/stories\?query=space%20opera&include=author&page\[size\]=1&page%5Bcursor%5D=[A-Za-z0-9_-]{22}$/);
@@ -98,7 +98,7 @@ describe('DocumentResponder with real Redis', () => {
     const secondQuery = parseListQuery(STORY_LIST, second.query);
     const resumed = await documents.cursorStart(second, secondQuery);
     expect(resumed.after).toBe('after-9');
-    const last = await documents.cursorPage(second, secondQuery, resumed, [makeStory('8', '4')], '');
+    const last = (await documents.cursorPage(second, secondQuery, resumed, [makeStory('8', '4')], ''))!;
     expect(last.document).not.toHaveProperty('links.next');
 
     const cursor = nextUrl.searchParams.get('page[cursor]');

@@ -41,7 +41,7 @@ export interface ResourceResponseOptions {
  * const query = parseListQuery(STORY_LIST, request.query);
  * const position = await documents.cursorStart(request, query);          // 400 invalid_cursor
  * const { stories: items, nextAfter } = await stories.listStories({ ..., pageSize: query.page.size, after: position.after }, { caller });
- * return documents.cursorPage(request, query, position, items.map(toStoryResource), nextAfter);
+ * return documents.cursorPage(request, query, position, items.map(toStoryResource), nextAfter); // undefined: over budget
  * ```
  */
 export interface DocumentResponder {
@@ -52,23 +52,13 @@ export interface DocumentResponder {
    */
   cursorStart<F extends FilterSpecs, S extends string>(request: ApiRequest, query: ListQuery<F, S, CursorPaginationSpec>): Promise<CursorPosition>;
   /**
-   * A page of a cursor list; stores a cursor for `nextAfter` unless it is empty (the last page: no
-   * `links.next`). `meta` (e.g. a total) goes into the document's `meta`.
+   * A page of a cursor list within the document byte budget (docs/api/foundation.md, "Byte
+   * budgets"); stores a cursor for `nextAfter` unless it is empty (the last page: no
+   * `links.next`). `meta` (e.g. a total) goes into the document's `meta`. Undefined when a page of
+   * more than one item would, with its includes, be over the budget: then ask for a smaller page
+   * from the same position. A page of one item is always answered.
    */
   cursorPage<F extends FilterSpecs, S extends string>(
-    request: ApiRequest,
-    query: ListQuery<F, S, CursorPaginationSpec>,
-    position: CursorPosition,
-    data: readonly ResourceObject[],
-    nextAfter: string,
-    meta?: { readonly [key: string]: JsonValue },
-  ): Promise<ApiResponse>;
-  /**
-   * As cursorPage, but within the document byte budget (docs/api/foundation.md, "Byte budgets"):
-   * undefined when the page of more than one item, with its includes, would be larger; then ask
-   * for a smaller page from the same position. A page of one item is always answered.
-   */
-  cursorPageWithinBudget<F extends FilterSpecs, S extends string>(
     request: ApiRequest,
     query: ListQuery<F, S, CursorPaginationSpec>,
     position: CursorPosition,
@@ -101,22 +91,6 @@ export function createDocumentResponder({ cursors, loaders }: DocumentResponderD
     return { data: data.map(narrow), included: included.map(narrow) };
   }
 
-  async function cursorDocument(
-    request: ApiRequest,
-    query: DocumentQuery,
-    position: CursorPosition,
-    data: readonly ResourceObject[],
-    nextAfter: string,
-    meta: { readonly [key: string]: JsonValue } | undefined,
-    allowance: ByteAllowance,
-  ): Promise<ApiResponse | undefined> {
-    allowance.spend(data);
-    const document = await compound(request, query, data, allowance);
-    if (allowance.exhausted && data.length > 1) return undefined;
-    const next = nextAfter === '' ? undefined : await cursors.save(position.binding, nextAfter);
-    return { status: 200, document: collectionDocument(document.data, cursorLinks(request.selfLink, next), document.included, meta) };
-  }
-
   return {
     async cursorStart(request, query) {
       const binding = cursorBinding(query, endpointOf(request), request.caller);
@@ -125,11 +99,12 @@ export function createDocumentResponder({ cursors, loaders }: DocumentResponderD
     },
 
     async cursorPage(request, query, position, data, nextAfter, meta) {
-      return (await cursorDocument(request, query, position, data, nextAfter, meta, ByteAllowance.unlimited()))!;
-    },
-
-    async cursorPageWithinBudget(request, query, position, data, nextAfter, meta) {
-      return cursorDocument(request, query, position, data, nextAfter, meta, new ByteAllowance(DOCUMENT_MAX_BYTES));
+      const allowance = new ByteAllowance(DOCUMENT_MAX_BYTES);
+      allowance.spend(data);
+      const document = await compound(request, query, data, allowance);
+      if (allowance.exhausted && data.length > 1) return undefined;
+      const next = nextAfter === '' ? undefined : await cursors.save(position.binding, nextAfter);
+      return { status: 200, document: collectionDocument(document.data, cursorLinks(request.selfLink, next), document.included, meta) };
     },
 
     async numberedPage(request, query, data, total) {

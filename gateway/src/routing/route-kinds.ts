@@ -185,7 +185,7 @@ function listRoute<P extends string, F extends FilterSpecs, S extends string, Q,
     for (let pageSize = query.page.size; ; ) {
       const response = await rpc({ ...toRequest({ params: request.params, query }), pageSize, after: position.after }, rpcOptions(request));
       const data = toResources(response, deps.links);
-      const answer = await deps.documents.cursorPageWithinBudget(request, query, position, data, response.nextAfter, meta?.(response, query));
+      const answer = await deps.documents.cursorPage(request, query, position, data, response.nextAfter, meta?.(response, query));
       if (answer !== undefined) return answer;
       pageSize = Math.max(1, Math.floor(data.length / 2));
     }
