@@ -1,4 +1,4 @@
-import type { Redis } from '@inkwell/redis';
+import { luaScript, type Redis } from '@inkwell/redis';
 import type { CacheKey } from './public-resource.cache.js';
 
 /** Bumps a generation and keeps it for `ARGV[1]` seconds: longer than any entry can live. */
@@ -27,9 +27,7 @@ export class CacheGenerations {
   constructor(redis: Redis, entryTtlMs: number) {
     this.#redis = redis;
     this.#ttlSeconds = Math.max(2, Math.ceil((2 * entryTtlMs) / 1_000));
-    const commands = redis as unknown as Record<string, BumpCommand | undefined>;
-    if (commands[BUMP_COMMAND] === undefined) redis.defineCommand(BUMP_COMMAND, { numberOfKeys: 1, lua: BUMP_LUA });
-    this.#bump = (commands[BUMP_COMMAND] as BumpCommand).bind(redis);
+    this.#bump = luaScript<number>(redis, BUMP_COMMAND, 1, BUMP_LUA) as BumpCommand;
   }
 
   /** The current generation of `key` ('0' before any write), or undefined when Redis cannot tell. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { withRedisErrors, type Redis } from '@inkwell/redis';
+import { luaScript, withRedisErrors, type Redis } from '@inkwell/redis';
 import { IDEMPOTENCY_MAX_KEPT_BODY_BYTES, IDEMPOTENCY_MAX_KEYS_PER_CALLER, IDEMPOTENCY_TTL_SECONDS } from './idempotency.rules.js';
 
 /** A body too large to keep: what the replay can still say about it. */
@@ -80,9 +80,7 @@ export class IdempotencyStore {
     this.#maxKeys = options.maxKeysPerCaller ?? IDEMPOTENCY_MAX_KEYS_PER_CALLER;
     this.#maxBodyBytes = options.maxKeptBodyBytes ?? IDEMPOTENCY_MAX_KEPT_BODY_BYTES;
     this.#prefix = options.keyPrefix ?? 'inkwell:idem:';
-    const commands = redis as unknown as Record<string, ClaimCommand | undefined>;
-    if (commands[CLAIM_COMMAND] === undefined) redis.defineCommand(CLAIM_COMMAND, { numberOfKeys: 2, lua: CLAIM_LUA });
-    this.#claim = (commands[CLAIM_COMMAND] as ClaimCommand).bind(redis);
+    this.#claim = luaScript<[number, string | number]>(redis, CLAIM_COMMAND, 2, CLAIM_LUA) as ClaimCommand;
   }
 
   /** The Redis key of an (owner, key) pair; both parts are already hashed or bounded by the caller. */

@@ -1,4 +1,4 @@
-import type { Redis } from '@inkwell/redis';
+import { luaScript, type Redis } from '@inkwell/redis';
 
 /**
  * One atomic step of a fixed window: count the request, start the window's clock if this is its
@@ -69,13 +69,8 @@ export class FixedWindowLimiter {
     this.#redis = redis;
     this.#windowMs = options.windowMs;
     this.#keyPrefix = options.keyPrefix;
-    const commands = redis as unknown as Record<string, FixedWindowCommand | undefined>;
-    if (commands[COMMAND] === undefined) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: FIXED_WINDOW_LUA });
-    const command = commands[COMMAND] as FixedWindowCommand;
-    this.#command = command.bind(redis);
-    const refunds = redis as unknown as Record<string, RefundCommand | undefined>;
-    if (refunds[REFUND_COMMAND] === undefined) redis.defineCommand(REFUND_COMMAND, { numberOfKeys: 1, lua: REFUND_LUA });
-    this.#refund = (refunds[REFUND_COMMAND] as RefundCommand).bind(redis);
+    this.#command = luaScript<[number, number]>(redis, COMMAND, 1, FIXED_WINDOW_LUA) as FixedWindowCommand;
+    this.#refund = luaScript<number>(redis, REFUND_COMMAND, 1, REFUND_LUA) as RefundCommand;
   }
 
   /**
