@@ -21,6 +21,7 @@ export const SAMPLE_SECRET: Record<string, string> = {
     ]),
   ),
   REDIS_URL: 'redis://redis.example.internal:6379',
+  IDEMPOTENCY_REDIS_URL: 'redis://redis-replays.example.internal:6379',
   KAFKA_BROKERS: 'kafka-0.example.internal:9092,kafka-1.example.internal:9092',
   KAFKA_SASL_USERNAME: 'inkwell',
   KAFKA_SASL_PASSWORD: 'password',

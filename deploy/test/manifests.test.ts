@@ -66,7 +66,7 @@ describe('deploy/k8s/base', () => {
     const service = find(objects, 'Service', process.name).spec as { clusterIP?: string; selector: Record<string, string>; ports: { port: number; targetPort: number | string }[] };
     // gRPC clients balance per call over every pod the name resolves to: the Service is headless.
     expect(service.clusterIP).toBe(process.component === 'grpc-service' ? 'None' : undefined);
-    // A gRPC service also serves /metrics on a port of its own, next to its gRPC port.
+    // Every process serves /metrics on a port of its own, next to its API or gRPC port.
     expect(service.ports.map((port) => port.port)).toEqual(process.metricsPort === undefined ? [process.port] : [process.port, process.metricsPort]);
     const declared = (container.ports as { name?: string; containerPort: number }[]).find((port) => port.name === service.ports[0]?.targetPort || port.containerPort === service.ports[0]?.targetPort);
     expect(declared?.containerPort).toBe(process.port);
@@ -205,16 +205,23 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       expect(isConnectionAllowed(objects, { pod: self }, 'external', storePort(secret.key)), `${process.name} → ${secret.key}`).toBe(true);
     }
     expect(isConnectionAllowed(objects, 'external', { pod: self }, process.port), `outside → ${process.name}`).toBe(process.component === 'gateway');
+    if (process.metricsPort !== undefined) expect(isConnectionAllowed(objects, 'external', { pod: self }, process.metricsPort), `Prometheus → ${process.name} metrics`).toBe(true);
     for (const callee of DEPLOYED_PROCESSES.filter((candidate) => candidate !== process && candidate.component === 'grpc-service')) {
       const expected = process.component === 'gateway' || callsService(process, callee);
       expect(isConnectionAllowed(objects, { pod: self }, { pod: podView(objects, callee) }, callee.port), `${process.name} → ${callee.name}`).toBe(expected);
     }
   });
 
-  it('lets Prometheus scrape the gateway /metrics', () => {
-    const gateway = DEPLOYED_PROCESSES.find((process) => process.component === 'gateway') as DeployedProcess;
-    const template = (workload(objects, gateway).deployment.spec as { template: { metadata: { annotations?: Record<string, string> } } }).template;
-    expect(template.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(gateway.port), 'prometheus.io/path': '/metrics' });
+  it.each(DEPLOYED_PROCESSES)('lets Prometheus scrape $name /metrics on its metrics port, which its config.ts reads', async (process) => {
+    const { deployment, container } = workload(objects, process);
+    const template = (deployment.spec as { template: { metadata: { annotations?: Record<string, string> } } }).template;
+    expect(process.metricsPort).toBeDefined();
+    expect(template.metadata.annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(process.metricsPort), 'prometheus.io/path': '/metrics' });
+    expect((container.ports as { name?: string; containerPort: number }[]).find((port) => port.name === 'metrics')?.containerPort).toBe(process.metricsPort);
+    const { env } = containerEnvironment(objects, container);
+    const variable = `${process.portVariable.replace(/_(GRPC_)?PORT$/, '')}_METRICS_PORT`;
+    expect(READS.get(process)).toContain(variable);
+    expect(Number(env[variable])).toBe(process.metricsPort);
   });
 });
 

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { repoRoot, SERVICES } from '@inkwell/testing';
+import { GATEWAY_METRICS_PORT, repoRoot, SERVICES } from '@inkwell/testing';
 
 /** One Node.js process of Inkwell as it is deployed: one Deployment, one Service, one image. */
 export interface DeployedProcess {
@@ -17,7 +17,7 @@ export interface DeployedProcess {
   hostVariable: string;
   /** Environment variable through which other processes find it (gRPC services only). */
   addressVariable?: string;
-  /** The port of its own /metrics endpoint, when apart from its main port (gRPC services). */
+  /** The port of its own /metrics endpoint, apart from its main port. */
   metricsPort?: number;
 }
 
@@ -29,7 +29,7 @@ export const REPO_ROOT = repoRoot(dirname(fileURLToPath(import.meta.url)));
  * (packages/testing SERVICES, the same list `npm run dev` and the end-to-end tests use).
  */
 export const DEPLOYED_PROCESSES: readonly DeployedProcess[] = [
-  { name: 'gateway', workspace: 'gateway', component: 'gateway', port: 8080, portVariable: 'GATEWAY_PORT', hostVariable: 'GATEWAY_HOST' },
+  { name: 'gateway', workspace: 'gateway', component: 'gateway', port: 8080, portVariable: 'GATEWAY_PORT', hostVariable: 'GATEWAY_HOST', metricsPort: GATEWAY_METRICS_PORT },
   ...SERVICES.map((service) => ({
     name: service.name,
     workspace: dirname(dirname(service.entry)),

@@ -11,11 +11,14 @@ describe('loadGatewayConfig', () => {
     expect(loadGatewayConfig({ ...AUTH })).toEqual({
       host: '127.0.0.1',
       port: 8080,
+      metricsPort: 9150,
       publicBaseUrl: 'http://127.0.0.1:8080',
       backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052', bookshelves: '127.0.0.1:50053' },
       redis: { url: 'redis://127.0.0.1:6379' },
+      idempotencyRedis: undefined,
       redisKeyPrefix: '',
       internalAuth: { keyId: AUTH.INTERNAL_AUTH_KEY_ID, privateKey: expect.anything(), trustedKeys: expect.any(Map) },
+      grpcTls: undefined,
       logLevel: 'info',
       grpcDeadlineMs: 5000,
       shutdownGraceMs: 10000,
@@ -28,7 +31,7 @@ describe('loadGatewayConfig', () => {
       benchNoAuth: false,
       cursorTtlSeconds: 3600,
       kafka: { brokers: ['127.0.0.1:19092'], namespace: '' },
-      publicCache: { enabled: true, ttlMs: 60_000, maxEntries: 50_000, listTtlMs: 200 },
+      publicCache: { enabled: true, ttlMs: 60_000, maxEntries: 50_000, maxBytes: 256 * 1024 * 1024, listTtlMs: 200 },
     });
   });
 
@@ -39,7 +42,12 @@ describe('loadGatewayConfig', () => {
 
   it('takes the public cache switch and bounds from the environment', () => {
     const config = loadGatewayConfig({ ...AUTH, PUBLIC_CACHE: 'false', PUBLIC_CACHE_TTL_SECONDS: '5', PUBLIC_CACHE_MAX_ENTRIES: '100', PUBLIC_LIST_CACHE_TTL_MS: '50' });
-    expect(config.publicCache).toEqual({ enabled: false, ttlMs: 5_000, maxEntries: 100, listTtlMs: 50 });
+    expect(config.publicCache).toEqual({ enabled: false, ttlMs: 5_000, maxEntries: 100, maxBytes: 256 * 1024 * 1024, listTtlMs: 50 });
+    expect(loadGatewayConfig({ ...AUTH, PUBLIC_CACHE_MAX_BYTES: '1048576' }).publicCache.maxBytes).toBe(1_048_576);
+  });
+
+  it('puts the idempotency store on a Redis of its own when IDEMPOTENCY_REDIS_URL names one', () => {
+    expect(loadGatewayConfig({ ...AUTH, IDEMPOTENCY_REDIS_URL: 'redis://replays:6379' }).idempotencyRedis).toEqual({ url: 'redis://replays:6379' });
   });
 
   it('rejects a zero rate limit and a switch that is not a boolean', () => {
@@ -47,8 +55,8 @@ describe('loadGatewayConfig', () => {
   });
 
   it('takes the environment and strips a trailing slash from PUBLIC_BASE_URL', () => {
-    const config = loadGatewayConfig({ ...AUTH, GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '9000', PUBLIC_BASE_URL: 'https://api.inkwell.example/', USERS_SERVICE_ADDR: 'users:50051' });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, publicBaseUrl: 'https://api.inkwell.example', backends: { users: 'users:50051' } });
+    const config = loadGatewayConfig({ ...AUTH, GATEWAY_HOST: '0.0.0.0', GATEWAY_PORT: '9000', GATEWAY_METRICS_PORT: '0', PUBLIC_BASE_URL: 'https://api.inkwell.example/', USERS_SERVICE_ADDR: 'users:50051' });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 9000, metricsPort: 0, publicBaseUrl: 'https://api.inkwell.example', backends: { users: 'users:50051' } });
   });
 
   it('reports every bad variable at once', () => {

@@ -1,4 +1,4 @@
-import { envFlag, internalAuthEnv, internalAuthSettings, isolationEnv, kafkaEnv, kafkaSettings, loadConfig, redisEnv, redisSettings, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
+import { envFlag, grpcTlsEnv, grpcTlsSettings, internalAuthEnv, internalAuthSettings, isolationEnv, kafkaEnv, kafkaSettings, loadConfig, metricsEnv, redisEnv, redisSettings, refineGrpcTlsEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 import { z } from 'zod';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
@@ -17,8 +17,10 @@ export const gatewayEnvSchema = z
     KAFKA_NAMESPACE: isolationEnv.KAFKA_NAMESPACE,
     ...kafkaEnv,
     ...internalAuthEnv,
+    ...grpcTlsEnv,
     GATEWAY_HOST: z.string().min(1).default('127.0.0.1'),
     GATEWAY_PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+    ...metricsEnv('GATEWAY', 9150),
     PUBLIC_BASE_URL: httpUrl.optional(),
     USERS_SERVICE_ADDR: hostPort.default('127.0.0.1:50051'),
     MESSAGING_SERVICE_ADDR: hostPort.default('127.0.0.1:50055'),
@@ -46,13 +48,17 @@ export const gatewayEnvSchema = z
     PUBLIC_CACHE: envFlag.default(true),
     PUBLIC_CACHE_TTL_SECONDS: positiveInt.default(60),
     PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
+    PUBLIC_CACHE_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
     PUBLIC_LIST_CACHE_TTL_MS: positiveInt.default(200),
+    IDEMPOTENCY_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   })
   .superRefine(refineRedisEnv)
   .superRefine(refineKafkaEnv)
+  .superRefine(refineGrpcTlsEnv)
   .transform((env) => ({
     host: env.GATEWAY_HOST,
     port: env.GATEWAY_PORT,
+    metricsPort: env.GATEWAY_METRICS_PORT,
     publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://${env.GATEWAY_HOST.includes(':') ? `[${env.GATEWAY_HOST}]` : env.GATEWAY_HOST}:${env.GATEWAY_PORT}`,
     backends: {
       users: env.USERS_SERVICE_ADDR,
@@ -62,8 +68,11 @@ export const gatewayEnvSchema = z
       bookshelves: env.BOOKSHELVES_SERVICE_ADDR,
     },
     redis: redisSettings(env),
+    /** The idempotency store's own Redis (docs/api/foundation.md, "Idempotent POSTs"); undefined: the shared one. */
+    idempotencyRedis: env.IDEMPOTENCY_REDIS_URL === undefined ? undefined : redisSettings({ ...env, REDIS_URL: env.IDEMPOTENCY_REDIS_URL }),
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     internalAuth: internalAuthSettings(env),
+    grpcTls: grpcTlsSettings(env),
     logLevel: env.LOG_LEVEL,
     grpcDeadlineMs: env.GRPC_DEADLINE_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
@@ -82,11 +91,14 @@ export const gatewayEnvSchema = z
     cursorTtlSeconds: env.CURSOR_TTL_SECONDS,
     kafka: { ...kafkaSettings(env), namespace: env.KAFKA_NAMESPACE },
     /** The public cache of docs/api/foundation.md, "Caching at the edge" (off: every read goes to the backends). */
-    publicCache: { enabled: env.PUBLIC_CACHE, ttlMs: env.PUBLIC_CACHE_TTL_SECONDS * 1_000, maxEntries: env.PUBLIC_CACHE_MAX_ENTRIES, listTtlMs: env.PUBLIC_LIST_CACHE_TTL_MS },
+    publicCache: { enabled: env.PUBLIC_CACHE, ttlMs: env.PUBLIC_CACHE_TTL_SECONDS * 1_000, maxEntries: env.PUBLIC_CACHE_MAX_ENTRIES, maxBytes: env.PUBLIC_CACHE_MAX_BYTES, listTtlMs: env.PUBLIC_LIST_CACHE_TTL_MS },
   }));
 
 /**
- * Parsed gateway configuration. `internalAuth` is the gateway's key that signs every gRPC call
+ * Parsed gateway configuration. `metricsPort` is the port of `GET /metrics` (Prometheus text),
+ * apart from the public listener (`port`); 0 turns it off (docs/api/foundation.md, "Service
+ * metrics"). `internalAuth` is the gateway's key that signs every gRPC call, `grpcTls` the
+ * certificate its gRPC channels present over TLS, undefined for plaintext
  * (docs/api/foundation.md, "Internal calls"). `backends` maps each gRPC backend name to its `host:port`
  * address; a new service is one more `<NAME>_SERVICE_ADDR` variable and one more entry here
  * (readiness checks every backend listed). `publicBaseUrl` has no trailing slash and prefixes

@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@inkwell/config';
 import { createKafka } from '@inkwell/events';
+import { serveMetrics } from '@inkwell/grpc';
 import { createLogger, type Logger } from '@inkwell/logging';
 import type { ListStoriesResponse } from '@inkwell/proto/stories';
 import { pingRedis } from '@inkwell/redis';
 import { createAuthEdge } from './auth/auth-edge.js';
 import { CacheInvalidationConsumer } from './cache/cache-invalidation.consumer.js';
+import { CacheGenerations } from './cache/cache-generations.js';
 import { cachedStoriesClient, cachedUsersClient } from './cache/cached-backends.js';
 import { ListAnswerCache, registerListCacheMetrics } from './cache/list-answer.cache.js';
 import { PublicResourceCache, registerPublicCacheMetrics } from './cache/public-resource.cache.js';
@@ -21,6 +23,7 @@ import { createHealthRoutes } from './health/health.routes.js';
 import { createDependencyMonitor, type DependencyCheck } from './health/dependency.monitor.js';
 import { registerDocsRoutes } from './docs/docs.routes.js';
 import { createReadinessCheck } from './health/readiness.check.js';
+import { apiCacheHeaders } from './http/api-caching.js';
 import { createHttpMetrics } from './http/http.metrics.js';
 import { MAX_BODY_BYTES } from './http/json-body.reader.js';
 import { createRequestContext } from './http/request-context.middleware.js';
@@ -30,6 +33,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { withIdempotency } from './idempotency/idempotent.routes.js';
 import { apiDocument } from './openapi/api.document.js';
 import { createApiDispatchPolicy } from './eg/policies/api-dispatch.policy.js';
+import { BENCH_NOAUTH_PREFIX } from './eg/policies/bench-noauth.policy.js';
 import { createResourceLoaders } from './resources/resource.loaders.js';
 import { apiRoutes } from './routes/api.routes.js';
 import { RouteTable } from './routing/route-table.js';
@@ -38,6 +42,8 @@ const CONFIG_DIR = fileURLToPath(new URL('../config', import.meta.url));
 const HEALTH_CHECK_DEADLINE_MS = 800;
 /** Browse answers held at once: each lives PUBLIC_LIST_CACHE_TTL_MS, so only the lists asked for that often stay. */
 const LIST_CACHE_MAX_ENTRIES = 256;
+/** Bytes of browse answers held at once (a page is at most a few MiB: docs/api/foundation.md, "Byte budgets"). */
+const LIST_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Composition root of the gateway: config → clients → route table → plugin → express-gateway. */
 async function main(config: GatewayConfig, logger: Logger): Promise<void> {
@@ -47,6 +53,9 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   // Every backend and Redis checked in the background; a backend found down fails its calls at once (docs/api/foundation.md).
   const checks: DependencyCheck[] = Object.entries(clients).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
   checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });
+  // Idempotency answers may live on a Redis of their own, so they can never crowd out rate limits, cursors and sessions.
+  const idempotencyRedis = config.idempotencyRedis === undefined ? redis : createGatewayRedis(config.idempotencyRedis, logger, config.redisKeyPrefix);
+  if (idempotencyRedis !== redis) checks.push({ name: 'redis-idempotency', check: () => pingRedis(idempotencyRedis, HEALTH_CHECK_DEADLINE_MS) });
   const monitor = createDependencyMonitor(checks, { intervalMs: 1_000, timeoutMs: HEALTH_CHECK_DEADLINE_MS, registry: metrics.registry });
   const backends = guardBackends(clients, { monitor, registry: metrics.registry });
   const links = createApiLinks(config.publicBaseUrl);
@@ -56,17 +65,18 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const cache = new PublicResourceCache(config.publicCache);
   registerPublicCacheMetrics(cache, metrics.registry);
   const invalidation = config.publicCache.enabled ? new CacheInvalidationConsumer(createKafka({ ...config.kafka, clientId: 'inkwell-gateway', logger }), cache, logger) : undefined;
-  const lists = config.publicCache.enabled ? new ListAnswerCache<ListStoriesResponse>({ ttlMs: config.publicCache.listTtlMs, maxEntries: LIST_CACHE_MAX_ENTRIES }) : undefined;
+  const lists = config.publicCache.enabled ? new ListAnswerCache<ListStoriesResponse>({ ttlMs: config.publicCache.listTtlMs, maxEntries: LIST_CACHE_MAX_ENTRIES, maxBytes: LIST_CACHE_MAX_BYTES }) : undefined;
   if (lists !== undefined) registerListCacheMetrics(lists, metrics.registry);
-  const readBackends = { users: cachedUsersClient(backends.users, cache), stories: cachedStoriesClient(backends.stories, cache, lists) };
+  const generations = new CacheGenerations(redis, config.publicCache.ttlMs);
+  const readBackends = { users: cachedUsersClient(backends.users, cache, generations), stories: cachedStoriesClient(backends.stories, cache, generations, lists) };
   const routes = withIdempotency(
-    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }), cache),
-    new IdempotencyStore(redis),
+    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }), cache, generations),
+    new IdempotencyStore(idempotencyRedis),
   );
   const table = new RouteTable(API_V1_PREFIX, routes);
 
   const readiness = createReadinessCheck(monitor);
-  const health = createHealthRoutes({ readiness, registry: metrics.registry, logger });
+  const health = createHealthRoutes({ readiness });
   const auth = createAuthEdge({ config, users: backends.users, redis, registry: metrics.registry, logger });
 
   const plugin = createInkwellPlugin({
@@ -77,15 +87,20 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
         app.use(createRequestContext({ logger, metrics, draining: () => readiness.isDraining() }));
         app.get('/healthz', health.healthz);
         app.get('/readyz', health.readyz);
-        app.get('/metrics', health.metrics);
         auth.registerRoutes(app);
         registerDocsRoutes(app, apiDocument(routes));
+        // Every other API answer is the caller's own (docs/api/foundation.md, "Caching at the edge");
+        // the API document above is the same for everyone. /metrics has a port of its own.
+        app.use(API_V1_PREFIX, apiCacheHeaders);
+        app.use(BENCH_NOAUTH_PREFIX + API_V1_PREFIX, apiCacheHeaders);
       },
     ],
   });
 
   const { server, address } = await startExpressGateway({ configDir: CONFIG_DIR, host: config.host, port: config.port, plugin, logger });
-  logger.info({ address: address.address, port: address.port, publicBaseUrl: config.publicBaseUrl, backends: config.backends }, 'gateway listening');
+  // Prometheus text on a port of its own, never on the public listener (docs/api/foundation.md, "Service metrics").
+  const metricsServer = await serveMetrics({ registry: metrics.registry, port: config.metricsPort, host: config.host, logger });
+  logger.info({ address: address.address, port: address.port, metricsPort: metricsServer.port, publicBaseUrl: config.publicBaseUrl, backends: config.backends }, 'gateway listening');
   monitor.start();
   // In the background: without Kafka the gateway still serves, from the backends (the cache stays off).
   invalidation?.start().catch((error: unknown) => logger.error({ err: error }, 'cache invalidation consumer failed to start: public cache off'));
@@ -104,7 +119,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
       clearTimeout(force);
       monitor.close();
       closeGrpcBackends(backends);
-      Promise.all([auth.close(), redis.quit(), invalidation?.stop()])
+      Promise.all([auth.close(), redis.quit(), idempotencyRedis === redis ? undefined : idempotencyRedis.quit(), invalidation?.stop(), metricsServer.close()])
         .catch(() => redis.disconnect())
         .finally(() => {
           logger.info('stopped');

@@ -64,7 +64,7 @@ describe('a backend going down', () => {
     expect(Array.isArray(stories.data)).toBe(true);
     ok(await api.as(reader.token).GET('/users/{id}', { params: { path: { id: reader.id } } }));
 
-    const metrics = await (await fetch(`${stack.origin}/metrics`)).text();
+    const metrics = await (await fetch(stack.metricsUrl)).text();
     expect(metrics).toMatch(/^gateway_dependency_up\{dependency="messaging"\} 0$/m);
     expect(metrics).toMatch(/^gateway_dependency_up\{dependency="stories"\} 1$/m);
     expect(metrics).toMatch(/^gateway_backend_unavailable_total\{backend="messaging",reason="known_down"\} [1-9]\d*$/m);

@@ -52,7 +52,7 @@ function patchStory(id: string, attributes: NonNullable<components['schemas']['P
 
 /** `gateway_public_list_cache_entries` of the gateway. */
 async function listCacheEntries(): Promise<number> {
-  const match = /^gateway_public_list_cache_entries (\d+)$/m.exec(await (await fetch(`${stack.origin}/metrics`)).text());
+  const match = /^gateway_public_list_cache_entries (\d+)$/m.exec(await (await fetch(stack.metricsUrl)).text());
   return Number(match?.[1] ?? Number.NaN);
 }
 

@@ -102,14 +102,57 @@ describe('gateway over HTTP with the real users service', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
-  it('exposes request metrics by route pattern, never by raw path', async () => {
+  it('exposes request metrics by route pattern, never by raw path, on its metrics port only', async () => {
     ok(await user('1'));
-    const text = await (await fetch(`${stack.origin}/metrics`)).text();
+    const metrics = await fetch(stack.metricsUrl);
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
     expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/users\/:id",status="200"\} \d+$/m);
     expect(text).toMatch(/^http_request_duration_seconds_bucket\{.*route="\/api\/v1\/users\/:id".*\} \d+$/m);
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).not.toContain('route="/api/v1/users/1"');
     expect(text).not.toContain('route="/api/v1/users/abc"');
+
+    // The public port has no /metrics, with a token or without; the metrics port serves nothing else.
+    for (const headers of [{}, { authorization: `Bearer ${token}` }] as Record<string, string>[]) {
+      const { response, body } = await get('/metrics', { headers });
+      expect(response.status).toBe(404);
+      expect(body.errors?.[0]?.code).toBe('not_found');
+    }
+    expect((await fetch(new URL('/api/v1/users/1', stack.metricsUrl))).status).toBe(404);
+  });
+
+  it("marks every API answer as the caller's own, varying by Authorization: successes, 304s, cached answers and errors alike", async () => {
+    const fetched = await user('1');
+    const etag = fetched.response.headers.get('etag') ?? '';
+    const browse = () => get('/api/v1/stories?page[size]=2');
+    const answers: [string, Response][] = [
+      ['200', fetched.response],
+      ['304', (await get('/api/v1/users/1', { headers: { authorization: `Bearer ${token}`, 'if-none-match': etag } })).response],
+      // The browse list twice: the second answer comes from the gateway's shared cache (docs/api/foundation.md, "Caching at the edge").
+      ['200 list', (await browse()).response],
+      ['200 list again', (await browse()).response],
+      ['404', (await user('999999')).response],
+      ['404 unknown path', (await get('/api/v1/nothing-here')).response],
+      ['400', (await get('/api/v1/stories?sort=nope')).response],
+      ['401 without a token', (await get('/api/v1/users/1', { headers: {} })).response],
+      ['401 with an unknown token', (await get('/api/v1/users/1', { headers: { authorization: 'Bearer iwk_pat_unknown' } })).response],
+      ['405', (await get('/api/v1/users/1', { method: 'POST', headers: { 'Content-Type': 'application/vnd.api+json', authorization: `Bearer ${token}` }, body: '{}' })).response],
+    ];
+    expect(answers.map(([, response]) => response.status)).toEqual([200, 304, 200, 200, 404, 404, 400, 401, 401, 405]);
+    for (const [what, response] of answers) {
+      expect(response.headers.get('cache-control'), what).toBe('private, no-cache');
+      expect(response.headers.get('vary'), what).toBe('Authorization');
+    }
+    // The API document is the same for everyone (no token needed), and outside the API answers keep their own rules.
+    const document = await fetch(`${stack.origin}/api/v1/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(document.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(document.headers.get('vary')).toBeNull();
+    const health = await fetch(`${stack.origin}/healthz`);
+    expect(health.headers.get('cache-control')).toBe('no-store');
+    expect(health.headers.get('vary')).toBeNull();
   });
 
   it('stays ready when the users service is gone, reports it down, and answers its routes 503 with Retry-After', async () => {

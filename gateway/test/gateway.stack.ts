@@ -3,6 +3,8 @@ import { dropSchemas, ensureDatabase, freePort, SERVICES, stackEnv, startProcess
 /** Another gateway process on the same backends (e.g. to see revocations reach every gateway). */
 export interface ExtraGateway {
   readonly origin: string;
+  /** Its Prometheus endpoint, on a metrics port of its own (never on `origin`). */
+  readonly metricsUrl: string;
   readonly process: RunningProcess;
 }
 
@@ -11,6 +13,8 @@ export interface GatewayStack {
   readonly system: RunningSystem;
   /** Origin of the gateway, e.g. http://127.0.0.1:41234 (also its PUBLIC_BASE_URL). */
   readonly origin: string;
+  /** The gateway's Prometheus endpoint, e.g. http://127.0.0.1:41235/metrics: its metrics port, not `origin`. */
+  readonly metricsUrl: string;
   /** The spawned process of `name` (`users`, `gateway`, ...). */
   process(name: string): RunningProcess;
   /**
@@ -39,6 +43,7 @@ export async function startGatewayStack(database: string, env: Record<string, st
   return {
     system,
     origin: system.gatewayUrl,
+    metricsUrl: system.gatewayMetricsUrl,
     process(name) {
       const found = system.processes.find((candidate) => candidate.name === name);
       if (found === undefined) throw new Error(`no process ${name}`);
@@ -46,16 +51,17 @@ export async function startGatewayStack(database: string, env: Record<string, st
     },
     async startGateway(extraEnv = {}, waitForReady = true) {
       const port = await freePort();
+      const metricsPort = await freePort();
       const origin = `http://127.0.0.1:${port}`;
       const addresses = Object.fromEntries(SERVICES.flatMap((service) => (system.addresses[service.name] === undefined ? [] : [[service.addressVariable, system.addresses[service.name] as string]])));
       const process = await startProcess({
         name: `gateway-${extras.length + 2}`,
         entry: 'gateway/src/main.ts',
-        env: { ...system.keys.env('gateway'), DATABASE_URL: databaseUrl, REDIS_URL: stack.redisUrl, KAFKA_BROKERS: stack.kafkaBrokers.join(','), KAFKA_NAMESPACE: system.kafkaNamespace, REDIS_KEY_PREFIX: system.redisKeyPrefix, ...systemEnv, ...addresses, GATEWAY_PORT: String(port), PUBLIC_BASE_URL: origin, ...extraEnv },
+        env: { ...system.keys.env('gateway'), DATABASE_URL: databaseUrl, REDIS_URL: stack.redisUrl, KAFKA_BROKERS: stack.kafkaBrokers.join(','), KAFKA_NAMESPACE: system.kafkaNamespace, REDIS_KEY_PREFIX: system.redisKeyPrefix, ...systemEnv, ...addresses, GATEWAY_PORT: String(port), GATEWAY_METRICS_PORT: String(metricsPort), PUBLIC_BASE_URL: origin, ...extraEnv },
         ready: async () => (waitForReady ? (await fetch(`${origin}/readyz`)).ok : (await fetch(`${origin}/healthz`)).ok),
       });
       extras.push(process);
-      return { origin, process };
+      return { origin, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, process };
     },
     async stop() {
       for (const extra of extras) await extra.stop();

@@ -174,7 +174,7 @@ describe('rate limits (docs/api/auth.md, "Rate limits")', () => {
   });
 
   it('a flood of made-up tokens is counted before it is looked up: 429 after the anonymous allowance, at most that many lookups', async () => {
-    const lookups = async () => Number(/^gateway_token_lookups_total (\d+)$/m.exec(await (await fetch(`${stack.origin}/metrics`)).text())?.[1]);
+    const lookups = async () => Number(/^gateway_token_lookups_total (\d+)$/m.exec(await (await fetch(stack.metricsUrl)).text())?.[1]);
     const address = freshAddress();
     const known = await createTestUser(stack.system);
     expect((await get('/users/me', { 'x-forwarded-for': address, authorization: `Bearer ${known.token}` })).status).toBe(200);
@@ -208,7 +208,7 @@ describe('rate limits (docs/api/auth.md, "Rate limits")', () => {
     const answer = await get(`/users/${user.id}`, { authorization: `Bearer ${user.token}` }, gateway.origin);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('ratelimit-limit')).toBeNull();
-    const metrics = await (await fetch(`${gateway.origin}/metrics`)).text();
+    const metrics = await (await fetch(gateway.metricsUrl)).text();
     expect(metrics).toMatch(/^gateway_rate_limit_fail_open_total\{reason="redis_not_ready"\} [1-9]\d*$/m);
     // Still ready (every gateway shares the Redis; docs/api/foundation.md), with Redis reported down.
     const readiness = await eventually(async () => (await fetch(`${gateway.origin}/readyz`)).json() as Promise<{ dependencies: Record<string, string> }>, (body) => body.dependencies.redis === 'down', 'redis reported down');

@@ -25,13 +25,14 @@ const BACKEND_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * Creates the clients of every configured backend, each signing every call with the gateway's
- * key (docs/api/foundation.md, "Internal calls"). Connecting is lazy: a backend that is down
- * fails calls and readiness, not startup.
+ * key, over TLS when configured (docs/api/foundation.md, "Internal calls"). Connecting is lazy: a
+ * backend that is down fails calls and readiness, not startup.
  */
 export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
   const options = {
     defaultDeadlineMs: config.grpcDeadlineMs,
     signer: createInternalAuth('gateway', config.internalAuth).signer,
+    tls: config.grpcTls,
     channelOptions: { 'grpc.max_receive_message_length': BACKEND_ANSWER_MAX_BYTES },
   };
   return {

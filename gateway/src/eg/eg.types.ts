@@ -28,6 +28,8 @@ export interface EgPolicy {
 /** The part of express-gateway's express app (express 4) that gateway routes use. */
 export interface EgApp {
   use(handler: Middleware): unknown;
+  /** `handler` for every request whose path is `path` or below it (`/api/v1`, `/api/v1/…`). */
+  use(path: string, handler: Middleware): unknown;
   get(path: string, handler: (req: GatewayRequest, res: ServerResponse) => void): unknown;
   post(path: string, handler: (req: GatewayRequest, res: ServerResponse) => void): unknown;
   /** Every method of `path` (after the method-specific routes: a 405 fallback). */

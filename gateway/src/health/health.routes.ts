@@ -1,24 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import type { Logger } from '@inkwell/logging';
-import type { Registry } from 'prom-client';
 import type { GatewayRequest } from '../http/request-state.js';
 import type { ReadinessCheck } from './readiness.check.js';
 
 /** A request handler as mounted on express-gateway's express app. */
 export type PlainHandler = (req: GatewayRequest, res: ServerResponse) => void;
 
-/** The operational endpoints outside the API: liveness, readiness and Prometheus metrics. */
+/** The operational endpoints outside the API on the public listener: liveness and readiness (metrics have a port of their own). */
 export interface HealthRoutes {
   readonly healthz: PlainHandler;
   readonly readyz: PlainHandler;
-  readonly metrics: PlainHandler;
 }
 
 /** Dependencies of the health routes. */
 export interface HealthRoutesDeps {
   readonly readiness: ReadinessCheck;
-  readonly registry: Registry;
-  readonly logger: Logger;
 }
 
 const HEALTHY = JSON.stringify({ status: 'ok' });
@@ -28,10 +23,11 @@ const HEALTHY = JSON.stringify({ status: 'ok' });
  * process serves, with the last known state of every dependency:
  * `{"status":"ok","dependencies":{"users":"up","messaging":"down",…,"redis":"up"},"down":["messaging"]}`;
  * 503 with `"status":"draining"` (same fields) only during shutdown (docs/api/foundation.md,
- * "Readiness and backend outages"). `GET /metrics`: the Prometheus text format. None is cached by
- * intermediaries; all are logged at debug level so probes do not flood the access log.
+ * "Readiness and backend outages"). Neither is cached by intermediaries; both are logged at debug
+ * level so probes do not flood the access log. `GET /metrics` is not here: it is served on
+ * GATEWAY_METRICS_PORT, never on the public listener (docs/api/foundation.md, "Service metrics").
  */
-export function createHealthRoutes({ readiness, registry, logger }: HealthRoutesDeps): HealthRoutes {
+export function createHealthRoutes({ readiness }: HealthRoutesDeps): HealthRoutes {
   return {
     healthz(req, res) {
       markQuiet(req, '/healthz');
@@ -41,16 +37,6 @@ export function createHealthRoutes({ readiness, registry, logger }: HealthRoutes
       markQuiet(req, '/readyz');
       const { ready, dependencies, down } = readiness.status();
       send(res, ready ? 200 : 503, 'application/json', JSON.stringify({ status: ready ? 'ok' : 'draining', dependencies, down }));
-    },
-    metrics(req, res) {
-      markQuiet(req, '/metrics');
-      registry.metrics().then(
-        (text) => send(res, 200, registry.contentType, text),
-        (error: unknown) => {
-          logger.error({ err: error, requestId: req.inkwell?.requestId }, 'collecting metrics failed');
-          send(res, 500, 'text/plain; charset=utf-8', 'metrics unavailable\n');
-        },
-      );
     },
   };
 }

@@ -71,7 +71,8 @@ const INFO_DESCRIPTION = [
   'JSON:API 1.1 documents over HTTPS. Every request needs `Authorization: Bearer <token>`: an OAuth 2.0 access token',
   '(authorization code with PKCE for users, client credentials for an app alone) or a personal token.',
   'Lists, filters, sorting, pages, `include` and `fields` behave as docs/api/lists.md says; errors carry a stable `code`',
-  'and `links.about` pointing at `/docs/errors/<code>`. Every response has `X-Request-Id` and, when the request was counted,',
+  'and `links.about` pointing at `/docs/errors/<code>`. Every response has `X-Request-Id`, `Cache-Control: private, no-cache` and',
+  '`Vary: Authorization` (only the caller may keep it, revalidated before reuse) and, when the request was counted,',
   '`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. A known path with another method is `405` with `Allow`.',
   'POST requests take an optional `Idempotency-Key` (docs/api/foundation.md, "Idempotent POSTs").',
 ].join(' ');
@@ -426,6 +427,8 @@ function errorResponse(status: number, codes: readonly ApiErrorCode[]): OpenApiO
 
 const STANDARD_HEADERS: Record<string, OpenApiObject> = {
   'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+  'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+  Vary: { $ref: '#/components/headers/Vary' },
   'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
   'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
   'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
@@ -455,6 +458,8 @@ function successHeadersOf(method: string): Record<string, OpenApiObject> {
 const HEADERS: Record<string, OpenApiObject> = {
   ETag: { description: 'A strong validator of the body (a quoted digest of its bytes); send it back in `If-None-Match`.', schema: { type: 'string' } },
   XRequestId: { description: 'The request id: the one the client sent (at most 128 of `[A-Za-z0-9._-]`) or a new one.', schema: { type: 'string' } },
+  CacheControl: { description: 'Every API answer is the caller’s own: no shared cache may keep it, and a client revalidates it (`If-None-Match`) before reuse.', schema: { type: 'string', enum: ['private, no-cache'] } },
+  Vary: { description: 'Every API answer depends on the token it was asked with.', schema: { type: 'string', enum: ['Authorization'] } },
   RateLimitLimit: { description: "The window's allowance (absent when the request was not counted).", schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in the window.', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the window resets.', schema: { type: 'integer' } },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
-import { Client, credentials, Metadata, type ChannelOptions, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
+import { Client, Metadata, type ChannelOptions, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { Health, HealthCheckResponse_ServingStatus, type HealthCheckResponse } from '@inkwell/proto/health';
 import { ASSERTION_METADATA_KEY, type AssertionSigner } from './assertion.js';
@@ -8,6 +8,7 @@ import type { CallerContext } from './caller-context.js';
 import { createMethodDefinition, unaryMethods, type UnaryMethodName } from './definition.js';
 import { grpcErrorToAppError } from './errors.js';
 import { REQUEST_ID_METADATA_KEY } from './request-id.js';
+import { channelCredentials, type GrpcTls } from './tls.js';
 
 /** Per-call options of a GrpcClient method. */
 export interface CallOptions {
@@ -43,6 +44,11 @@ export interface GrpcClientOptions {
    * proto package `inkwell.<domain>.v1` (`users` for inkwell.users.v1.UsersService).
    */
   audience?: string;
+  /**
+   * TLS with this process's client certificate (docs/api/foundation.md, "Internal calls"): the
+   * server's certificate must chain to `tls.ca` and name the host of `address`. Plaintext when absent.
+   */
+  tls?: GrpcTls | undefined;
 }
 
 /**
@@ -95,13 +101,13 @@ export function grpcTarget(address: string): string {
 
 /**
  * Creates a promise client for `service` at `address` (`host:port` or a grpc-js target, see
- * {@link grpcTarget}; no TLS) over a single channel, which grpc-js reuses for every call; create
+ * {@link grpcTarget}; TLS with `options.tls`) over a single channel, which grpc-js reuses for every call; create
  * one client per backend and keep it. Calls are balanced round robin over every address the name
  * resolves to (one connection each). Connecting is lazy: creating a client never fails because
  * the server is down.
  */
 export function createGrpcClient<S extends DescService>(service: S, address: string, options: GrpcClientOptions = {}): GrpcClient<S> {
-  const client = new Client(grpcTarget(address), credentials.createInsecure(), { ...DEFAULT_CHANNEL_OPTIONS, ...options.channelOptions });
+  const client = new Client(grpcTarget(address), channelCredentials(options.tls), { ...DEFAULT_CHANNEL_OPTIONS, ...options.channelOptions });
   const defaultDeadlineMs = options.defaultDeadlineMs ?? DEFAULT_DEADLINE_MS;
   const healthCheck = createMethodDefinition(Health.method.check);
   const signer = options.signer;

@@ -1,5 +1,5 @@
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
-import { Metadata, Server, ServerCredentials, status, type ChannelOptions, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, Server, ServerCredentials, status, type ChannelOptions, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { Health, type HealthCheckRequest } from '@inkwell/proto/health';
@@ -10,6 +10,7 @@ import { toGrpcStatus } from './errors.js';
 import { checkHealth, createWatchHandler, HealthStatus } from './health.js';
 import { grpcMetricsInterceptor, type MetricsRegistry } from './metrics.js';
 import { REQUEST_ID_METADATA_KEY, requestIdFrom } from './request-id.js';
+import { serverCredentials, type GrpcTls } from './tls.js';
 
 /** What a handler knows about its call besides the request. */
 export interface HandlerContext {
@@ -47,14 +48,15 @@ export type ServiceImpl<S extends DescService> = {
 /**
  * Which issuers may call each method of S (docs/api/foundation.md, "Internal calls"): a complete
  * table, so a new RPC cannot be added without deciding who may call it. A verified call from an
- * issuer not listed is PERMISSION_DENIED.
+ * issuer not listed is PERMISSION_DENIED. Each service keeps its table beside its handlers
+ * (`src/transport/issuers.policy.ts`).
  */
 export type IssuerTable<S extends DescService> = { readonly [K in UnaryMethodName<S>]: readonly string[] };
 
 /** Options of GrpcServer.add. */
 export interface AddServiceOptions<S extends DescService> {
-  /** Issuers allowed per method; default: every trusted issuer may call every method. */
-  issuers?: IssuerTable<S>;
+  /** Issuers allowed per method (required: no service is open to every trusted issuer by default). */
+  issuers: IssuerTable<S>;
 }
 
 /** Options of a GrpcServer. */
@@ -71,10 +73,22 @@ export interface GrpcServerOptions {
   metrics?: MetricsRegistry | undefined;
 }
 
+/** Options of GrpcServer.listen. */
+export interface ListenOptions {
+  /** TLS with client certificates (docs/api/foundation.md, "Internal calls"); plaintext when absent. */
+  tls?: GrpcTls | undefined;
+  /**
+   * Also serve `grpc.health.v1.Health`, and nothing else, in plaintext on this port of the same
+   * host (GRPC_HEALTH_PORT): for probes that cannot speak TLS, such as the kubelet's gRPC probe.
+   * 0 or absent: no such port.
+   */
+  healthPort?: number | undefined;
+}
+
 type UnaryFn = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
 
-/** How a method's calls are authenticated: not at all (health), or by assertion with optional issuer list. */
-type Authentication = { kind: 'none' } | { kind: 'assertion'; issuers: readonly string[] | undefined };
+/** How a method's calls are authenticated: not at all (health), or by assertion from one of the issuers listed. */
+type Authentication = { kind: 'none' } | { kind: 'assertion'; issuers: readonly string[] };
 
 /**
  * Server keepalive: notice dead peers of long-lived calls (Health/Watch) within about a minute.
@@ -101,6 +115,9 @@ export class GrpcServer {
   readonly #server: Server;
   readonly #logger: Logger;
   readonly #verifier: AssertionVerifier;
+  readonly #healthService: { definition: ServiceDefinition; handlers: UntypedServiceImplementation };
+  /** The plaintext health-only server of `listen({ healthPort })`, when one runs. */
+  #healthServer: Server | undefined;
 
   constructor(options: GrpcServerOptions) {
     this.#logger = options.logger;
@@ -112,27 +129,31 @@ export class GrpcServer {
     });
     const health = this.health;
     const check = Health.method.check;
-    this.#server.addService(createServiceDefinition(Health, [check, Health.method.watch]), {
-      [check.localName]: this.#unaryHandler(check, { kind: 'none' }, async (request) => checkHealth(health, request as HealthCheckRequest)),
-      [Health.method.watch.localName]: createWatchHandler(health, this.#logger),
-    });
+    this.#healthService = {
+      definition: createServiceDefinition(Health, [check, Health.method.watch]),
+      handlers: {
+        [check.localName]: this.#unaryHandler(check, { kind: 'none' }, async (request) => checkHealth(health, request as HealthCheckRequest)),
+        [Health.method.watch.localName]: createWatchHandler(health, this.#logger),
+      },
+    };
+    this.#server.addService(this.#healthService.definition, this.#healthService.handlers);
   }
 
   /**
    * Serves every unary method of `service` with `impl` and marks the service SERVING in health.
-   * Every call must carry a valid assertion, from an issuer of `options.issuers` when given.
+   * Every call must carry a valid assertion from an issuer `options.issuers` lists for its method.
    * Throws when a handler or an issuer table entry is missing at runtime or the service was already added.
    */
-  add<S extends DescService>(service: S, impl: ServiceImpl<S>, options: AddServiceOptions<S> = {}): this {
-    const table = options.issuers as Record<string, readonly string[] | undefined> | undefined;
+  add<S extends DescService>(service: S, impl: ServiceImpl<S>, options: AddServiceOptions<S>): this {
+    const table = options.issuers as Record<string, readonly string[] | undefined>;
     const methods = unaryMethods(service);
     const handlers: UntypedServiceImplementation = {};
     const target = impl as unknown as Record<string, UnaryFn | undefined>;
     for (const method of methods) {
       const fn = target[method.localName];
       if (typeof fn !== 'function') throw new Error(`No handler for ${service.typeName}.${method.name} (${method.localName})`);
-      const issuers = table?.[method.localName];
-      if (table !== undefined && issuers === undefined) throw new Error(`No issuers declared for ${service.typeName}.${method.name} (${method.localName})`);
+      const issuers = table[method.localName];
+      if (issuers === undefined) throw new Error(`No issuers declared for ${service.typeName}.${method.name} (${method.localName})`);
       handlers[method.localName] = this.#unaryHandler(method, { kind: 'assertion', issuers }, (request, ctx) => fn.call(impl, request, ctx));
     }
     this.#server.addService(createServiceDefinition(service, methods), handlers);
@@ -140,18 +161,23 @@ export class GrpcServer {
     return this;
   }
 
-  /** Binds `address` (e.g. `0.0.0.0:50051`, or `127.0.0.1:0` for a free port) without TLS and returns the bound port. */
-  listen(address: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.#server.bindAsync(address, ServerCredentials.createInsecure(), (error, port) => {
-        if (error) {
-          reject(error);
-          return;
-        }
-        this.#logger.info({ address, port }, 'grpc server listening');
-        resolve(port);
-      });
-    });
+  /**
+   * Binds `address` (e.g. `0.0.0.0:50051`, or `127.0.0.1:0` for a free port), over TLS with
+   * client certificates when `options.tls` is given, and returns the bound port; with
+   * `options.healthPort`, also serves the health service alone in plaintext on that port.
+   */
+  async listen(address: string, options: ListenOptions = {}): Promise<number> {
+    const port = await bind(this.#server, address, serverCredentials(options.tls));
+    this.#logger.info({ address, port, tls: options.tls !== undefined }, 'grpc server listening');
+    if (options.healthPort !== undefined && options.healthPort !== 0) {
+      const healthServer = new Server(DEFAULT_SERVER_OPTIONS);
+      healthServer.addService(this.#healthService.definition, this.#healthService.handlers);
+      const healthAddress = `${address.slice(0, address.lastIndexOf(':'))}:${options.healthPort}`;
+      this.#healthServer = healthServer;
+      const bound = await bind(healthServer, healthAddress, ServerCredentials.createInsecure());
+      this.#logger.info({ address: healthAddress, port: bound }, 'grpc health port listening (plaintext, health only)');
+    }
+    return port;
   }
 
   /**
@@ -160,16 +186,7 @@ export class GrpcServer {
    */
   async shutdown(graceMs = 10_000): Promise<void> {
     this.health.shutdown();
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.#server.forceShutdown();
-        resolve();
-      }, graceMs);
-      this.#server.tryShutdown(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    await Promise.all([this.#server, this.#healthServer].filter((server) => server !== undefined).map((server) => drain(server, graceMs)));
   }
 
   #unaryHandler(method: DescMethod, authentication: Authentication, fn: UnaryFn): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {
@@ -196,7 +213,7 @@ export class GrpcServer {
     const token = values.length === 0 ? undefined : values.map(String).join(',');
     try {
       const verified = this.#verifier.verify(token, path);
-      if (authentication.issuers !== undefined && !authentication.issuers.includes(verified.issuer)) {
+      if (!authentication.issuers.includes(verified.issuer)) {
         return new AppError(ErrorCode.PERMISSION_DENIED, `Issuer "${verified.issuer}" may not call ${path}.`);
       }
       return { issuer: verified.issuer, caller: { ...verified.caller, requestId } };
@@ -303,6 +320,27 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   ErrorCode.OUT_OF_RANGE,
   ErrorCode.RESOURCE_EXHAUSTED,
 ]);
+
+/** Binds `server` to `address` with `credentials`; resolves with the bound port. */
+function bind(server: Server, address: string, credentials: ServerCredentials): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, credentials, (error, port) => (error ? reject(error) : resolve(port)));
+  });
+}
+
+/** Stops `server` accepting calls, waits up to `graceMs` for calls in flight, then cancels the rest. */
+function drain(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 /** Creates a GrpcServer; add services, then `listen`. */
 export function createGrpcServer(options: GrpcServerOptions): GrpcServer {

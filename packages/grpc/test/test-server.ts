@@ -2,7 +2,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:net';
 import { createRecordingLogger, type LogLine } from '@inkwell/logging';
 import { ProbeService } from '@inkwell/proto/testing';
-import { AssertionSigner, AssertionVerifier, createGrpcServer, type AssertionSignerOptions, type MetricsRegistry, type GrpcServer, type IssuerTable, type ServiceImpl, type TrustedKeys } from '../src/index.js';
+import { AssertionSigner, AssertionVerifier, createGrpcServer, type AssertionSignerOptions, type MetricsRegistry, type GrpcServer, type IssuerTable, type ListenOptions, type ServiceImpl, type TrustedKeys } from '../src/index.js';
 
 /** A fresh Ed25519 key pair of a test issuer. */
 export interface TestKey {
@@ -39,10 +39,12 @@ type GetUser = ServiceImpl<typeof ProbeService>['getUser'];
 export interface TestServerOptions {
   /** The keys the server trusts (default: GATEWAY_KEY only). */
   trusted?: TestKey[];
-  /** The issuer table of ProbeService (default none: every trusted issuer). */
+  /** The issuer table of ProbeService (default: every issuer of `trusted`). */
   issuers?: IssuerTable<typeof ProbeService>;
   /** Where the server records its call metrics (default: nowhere). */
   metrics?: MetricsRegistry;
+  /** How it listens (default: plaintext, no health port). */
+  listen?: ListenOptions;
 }
 
 /** A ProbeService server on a free loopback port whose getUser does whatever `handler` is set to. */
@@ -62,13 +64,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let getUser: GetUser = async () => {
     throw new Error('no handler set');
   };
-  const verifier = new AssertionVerifier({ audience: 'testing', trustedKeys: trustedKeysOf(...(options.trusted ?? [GATEWAY_KEY])) });
+  const trusted = options.trusted ?? [GATEWAY_KEY];
+  const verifier = new AssertionVerifier({ audience: 'testing', trustedKeys: trustedKeysOf(...trusted) });
   const server = createGrpcServer({ logger, verifier, ...(options.metrics === undefined ? {} : { metrics: options.metrics }) }).add(
     ProbeService,
     { getUser: (request, ctx) => getUser(request, ctx) },
-    options.issuers === undefined ? {} : { issuers: options.issuers },
+    { issuers: options.issuers ?? { getUser: [...new Set(trusted.map((key) => key.issuer))] } },
   );
-  const port = await server.listen('127.0.0.1:0');
+  const port = await server.listen('127.0.0.1:0', options.listen);
   return {
     server,
     address: `127.0.0.1:${port}`,

@@ -85,7 +85,7 @@ describe('MarkdownRenderPool', () => {
         events.push('timer fired');
         resolve();
       }, 1));
-      const ordinary = twoWorkers.render('An *ordinary* comment.').then((html) => {
+      const ordinary = twoWorkers.render('An *ordinary* comment.', { caller: 'user:reader' }).then((html) => {
         events.push('ordinary rendered');
         return html;
       });
@@ -166,6 +166,26 @@ describe('MarkdownRenderPool', () => {
         expect(done).toEqual(['a1', 'b', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10']);
       } finally {
         await fair.close();
+      }
+    }, 60_000);
+
+    it('keeps a worker free for other callers however many texts one caller sends', async () => {
+      const shared = new MarkdownRenderPool({ workers: 2, textsPerCaller: 8 });
+      try {
+        // Both workers started and ready.
+        await Promise.all([shared.render('warm', { caller: 'user:x' }), shared.render('up', { caller: 'user:y' })]);
+        const done: string[] = [];
+        const backlog = Array.from({ length: 6 }, (_, i) => tracked(shared, done, `a${i + 1}`, slow, 'user:a'));
+        await vi.waitUntil(() => shared.stats().rendering === 1 && shared.stats().waiting === 5, { timeout: 30_000 });
+        // Two workers, but one caller's texts hold only one of them: the other starts b's text at once.
+        expect(shared.workersPerCaller).toBe(1);
+        const other = tracked(shared, done, 'b', 'A *small* chapter.', 'user:b');
+        expect(await other).toEqual({ html: '<p>A <em>small</em> chapter.</p>' });
+        await Promise.all(backlog);
+        // b did not even wait for the text of a that was rendering when it came.
+        expect(done[0]).toBe('b');
+      } finally {
+        await shared.close();
       }
     }, 60_000);
 

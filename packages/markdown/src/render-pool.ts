@@ -134,7 +134,8 @@ function startWorker(memoryMb: number): Worker {
  * caller, in order, and a free worker takes the oldest text of the waiting caller served least
  * recently (a caller that had nothing in the pool counts as never served). Callers with backlogs
  * take turns, and a caller that comes with one text waits only for the texts already rendering,
- * however long another caller's backlog. A caller with `textsPerCaller` texts waiting or
+ * however long another caller's backlog. One caller's texts render on at most all workers but
+ * one ({@link workersPerCaller}), so a worker is always free for everyone else's next text. A caller with `textsPerCaller` texts waiting or
  * rendering has further texts refused at once with RESOURCE_EXHAUSTED ({@link renderQueueFull}).
  * A text whose signal aborts is dropped while it waits and has its worker terminated while it
  * renders.
@@ -237,11 +238,27 @@ export class MarkdownRenderPool {
     });
   }
 
-  /** The next text to start: the oldest of the waiting caller whose text started longest ago (first come among equals). */
+  /** Most workers one caller's texts may hold at once: all but one, so one is always left for everyone else. */
+  get workersPerCaller(): number {
+    return Math.max(1, this.workers - 1);
+  }
+
+  /** Texts that may start now: each caller's waiting texts, up to its free share of workers. */
+  #runnable(): number {
+    let runnable = 0;
+    for (const queue of this.#callers.values()) runnable += Math.min(queue.waiting.length, Math.max(0, this.workersPerCaller - (queue.held - queue.waiting.length)));
+    return runnable;
+  }
+
+  /**
+   * The next text to start: the oldest of the waiting caller whose text started longest ago
+   * (first come among equals), among callers holding fewer than their share of workers.
+   */
   #next(): Task | undefined {
     let turn: CallerQueue | undefined;
     for (const queue of this.#callers.values()) {
-      if (queue.waiting.length > 0 && (!turn || queue.lastStarted < turn.lastStarted)) turn = queue;
+      const rendering = queue.held - queue.waiting.length;
+      if (queue.waiting.length > 0 && rendering < this.workersPerCaller && (!turn || queue.lastStarted < turn.lastStarted)) turn = queue;
     }
     if (!turn) return undefined;
     this.#waiting--;
@@ -254,9 +271,9 @@ export class MarkdownRenderPool {
     let starting = 0;
     for (const slot of this.#slots) {
       if (!slot.ready) starting++;
-      else if (!slot.task && this.#waiting > 0) this.#start(slot, this.#next()!);
+      else if (!slot.task && this.#runnable() > 0) this.#start(slot, this.#next()!);
     }
-    while (this.#waiting > starting && this.#slots.size < this.workers) {
+    while (this.#runnable() > starting && this.#slots.size < this.workers) {
       this.#spawn();
       starting++;
     }

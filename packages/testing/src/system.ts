@@ -25,6 +25,9 @@ interface ServiceProcess {
   defaultMetricsPort: number;
 }
 
+/** The gateway's default metrics port (GATEWAY_METRICS_PORT, docs/api/foundation.md, "Service metrics"), apart from its API port. */
+export const GATEWAY_METRICS_PORT = 9150;
+
 /**
  * Every backend service, in start order. Adding a service to the system is one line here. Each
  * service gets the `<NAME>_SERVICE_ADDR` of every service listed before it (messaging asks users).
@@ -65,6 +68,11 @@ export interface RunningSystem {
   apiUrl: string;
   /** Origin of the gateway, e.g. http://127.0.0.1:8080. */
   gatewayUrl: string;
+  /**
+   * The gateway's Prometheus endpoint, on its metrics port (GATEWAY_METRICS_PORT: 9150 in `fixed`
+   * mode, a free port otherwise), e.g. http://127.0.0.1:9150/metrics: not on `gatewayUrl`.
+   */
+  gatewayMetricsUrl: string;
   processes: RunningProcess[];
   /** gRPC address (`127.0.0.1:<port>`) of every service started, by service name, e.g. `addresses.users`. */
   addresses: Record<string, string>;
@@ -138,12 +146,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     const gatewayPort = options.ports === 'fixed' ? (options.gatewayPort ?? 8080) : await freePort();
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    // Always served: several tests read the gateway's metrics, and a free port keeps parallel systems apart.
+    const gatewayMetricsPort = options.ports === 'fixed' ? GATEWAY_METRICS_PORT : await freePort();
     started.push(
       await startProcess({
         name: 'gateway',
         entry: 'gateway/src/main.ts',
         echo: options.echo ?? false,
-        env: { ...keys.env('gateway'), ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), PUBLIC_BASE_URL: gatewayUrl },
+        env: { ...keys.env('gateway'), ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), GATEWAY_METRICS_PORT: String(gatewayMetricsPort), PUBLIC_BASE_URL: gatewayUrl },
         ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
         ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
       }),
@@ -151,6 +161,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     return {
       apiUrl: `${gatewayUrl}/api/v1`,
       gatewayUrl,
+      gatewayMetricsUrl: `http://127.0.0.1:${gatewayMetricsPort}/metrics`,
       processes: started,
       addresses: addressesByName,
       metricsUrls,

@@ -85,7 +85,8 @@ export async function createTestUser(target: UsersTarget, options: TestUserOptio
     if (options.bio !== undefined && options.bio !== '') {
       await users.updateUser({ id: user.id, bio: options.bio }, { caller: { requestId: 'test-helper', userId: user.id, scopes: ['write_user'] } });
     }
-    const { token } = await users.createPersonalToken({ userId: user.id, name: 'test token', scopes: [...(options.scopes ?? [])] }, operator);
+    // A personal token is always the caller's own: the helper signs as the gateway does for the user's session.
+    const { token } = await users.createPersonalToken({ name: 'test token', scopes: [...(options.scopes ?? [])] }, { caller: { requestId: 'test-helper', userId: user.id, scopes: [] } });
     return { id: user.id, name: user.name, email, password, token };
   });
 }

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { databaseEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
+import { databaseEnv, grpcHealthEnv, grpcTlsEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineGrpcTlsEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 
 const schema = z.object({
   ...isolationEnv,
   ...internalAuthEnv,
+  /** gRPC over TLS and the plaintext health port (docs/api/foundation.md, "Internal calls"); unset locally. */
+  ...grpcTlsEnv,
+  ...grpcHealthEnv,
   ...markdownEnv,
   ...databaseEnv,
   ...redisEnv,
@@ -12,7 +15,7 @@ const schema = z.object({
   BLOG_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50054),
   /** Port of GET /metrics (docs/api/foundation.md, "Service metrics"); 0 turns it off. */
   ...metricsEnv('BLOG', 9154),
-}).superRefine(refineKafkaEnv).superRefine(refineRedisEnv);
+}).superRefine(refineKafkaEnv).superRefine(refineGrpcTlsEnv).superRefine(refineRedisEnv);
 
 /** Configuration of the blog service, parsed once from the environment at boot. */
 export type BlogConfig = z.output<typeof schema>;

@@ -1,4 +1,4 @@
-import { internalAuthSettings, kafkaSettings } from '@inkwell/config';
+import { grpcTlsSettings, internalAuthSettings, kafkaSettings } from '@inkwell/config';
 import { createKafka, OutboxRelay, registerEventMetrics, startEventWork } from '@inkwell/events';
 import { createGrpcClient, createInternalAuth, createMetricsRegistry, serveMetrics, serviceClosers, shutdownOnSignals } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
@@ -23,9 +23,11 @@ import { BookshelfService } from './services/bookshelf.service.js';
 async function main(): Promise<void> {
   const logger = createLogger('bookshelves');
   const config = loadBookshelvesConfig();
+  // gRPC over TLS when configured (docs/api/foundation.md, "Internal calls"): the server and every client of this process.
+  const tls = grpcTlsSettings(config);
   const auth = createInternalAuth('bookshelves', internalAuthSettings(config));
   const pool = await openBookshelvesDatabase({ connectionString: config.DATABASE_URL, migrationConnectionString: config.DATABASE_MIGRATION_URL, max: config.DATABASE_POOL_SIZE, logger });
-  const storiesClient = createGrpcClient(StoriesService, config.STORIES_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer });
+  const storiesClient = createGrpcClient(StoriesService, config.STORIES_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer, tls });
 
   const shelfRepository = new BookshelfRepository(pool);
   const storyDirectory = new StoryDirectoryRepository(storiesClient);
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   const stories = createStoryConsumer({ kafka, pool, logger });
 
   const server = createBookshelvesServer({ logger, verifier: auth.verifier, metrics, shelves, items });
-  const port = await server.listen(`${config.BOOKSHELVES_GRPC_HOST}:${config.BOOKSHELVES_GRPC_PORT}`);
+  const port = await server.listen(`${config.BOOKSHELVES_GRPC_HOST}:${config.BOOKSHELVES_GRPC_PORT}`, { tls, healthPort: config.GRPC_HEALTH_PORT });
   const metricsServer = await serveMetrics({ registry: metrics, port: config.BOOKSHELVES_METRICS_PORT, host: config.BOOKSHELVES_GRPC_HOST, logger });
   logger.info({ port, metricsPort: metricsServer.port }, 'bookshelves service listening');
 

@@ -2,17 +2,18 @@ import { createGrpcServer, type AssertionVerifier, type GrpcServer, type Metrics
 import type { Logger } from '@inkwell/logging';
 import { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { bookshelfHandlers, type BookshelfHandlerDeps } from './transport/bookshelf.handlers.js';
+import { BOOKSHELVES_ISSUERS } from './transport/issuers.policy.js';
 
 /** What the bookshelves gRPC server needs, already constructed. */
 export interface BookshelvesServerDeps extends BookshelfHandlerDeps {
   /** Where the server records the RED metrics of its calls (main.ts serves them on /metrics); none in most tests. */
   metrics?: MetricsRegistry | undefined;
   logger: Logger;
-  /** Verifies each call's caller assertion (createInternalAuth('bookshelves', …).verifier in main.ts); every trusted issuer may call every RPC. */
+  /** Verifies each call's caller assertion (createInternalAuth('bookshelves', …).verifier in main.ts). */
   verifier: AssertionVerifier;
 }
 
-/** Builds the bookshelves gRPC server (BookshelvesService + health) without listening: tests start it on port 0. */
+/** Builds the bookshelves gRPC server (BookshelvesService + health) without listening: tests start it on port 0. Each RPC accepts only the issuers of BOOKSHELVES_ISSUERS. */
 export function createBookshelvesServer(deps: BookshelvesServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(BookshelvesService, bookshelfHandlers(deps));
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(BookshelvesService, bookshelfHandlers(deps), { issuers: BOOKSHELVES_ISSUERS });
 }

@@ -2,6 +2,7 @@ import { createGrpcServer, type AssertionVerifier, type GrpcServer, type Metrics
 import type { Logger } from '@inkwell/logging';
 import { MessagingService } from '@inkwell/proto/messaging';
 import type { PrivateMessageService } from './services/private-message.service.js';
+import { MESSAGING_ISSUERS } from './transport/issuers.policy.js';
 import { privateMessageHandlers } from './transport/private-message.handlers.js';
 
 /** What the messaging gRPC server needs, already constructed. */
@@ -9,12 +10,12 @@ export interface MessagingServerDeps {
   /** Where the server records the RED metrics of its calls (main.ts serves them on /metrics); none in most tests. */
   metrics?: MetricsRegistry | undefined;
   logger: Logger;
-  /** Verifies each call's caller assertion (createInternalAuth('messaging', …).verifier in main.ts); every trusted issuer may call every RPC. */
+  /** Verifies each call's caller assertion (createInternalAuth('messaging', …).verifier in main.ts). */
   verifier: AssertionVerifier;
   messages: PrivateMessageService;
 }
 
-/** Builds the messaging gRPC server (MessagingService + health) without listening: tests start it on port 0. */
+/** Builds the messaging gRPC server (MessagingService + health) without listening: tests start it on port 0. Each RPC accepts only the issuers of MESSAGING_ISSUERS. */
 export function createMessagingServer(deps: MessagingServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(MessagingService, privateMessageHandlers(deps.messages));
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(MessagingService, privateMessageHandlers(deps.messages), { issuers: MESSAGING_ISSUERS });
 }

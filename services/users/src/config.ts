@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { databaseEnv, envFlag, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
+import { databaseEnv, envFlag, grpcHealthEnv, grpcTlsEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineGrpcTlsEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
 
 const schema = z.object({
   ...isolationEnv,
   ...internalAuthEnv,
+  /** gRPC over TLS and the plaintext health port (docs/api/foundation.md, "Internal calls"); unset locally. */
+  ...grpcTlsEnv,
+  ...grpcHealthEnv,
   ...markdownEnv,
   ...databaseEnv,
   ...redisEnv,
@@ -15,7 +18,7 @@ const schema = z.object({
   SEED_DEMO_DATA: envFlag.default(false),
   /** Where the demo seed writes the demo token and app credentials (`npm run dev` prints them). */
   DEMO_CREDENTIALS_FILE: z.string().min(1).optional(),
-}).superRefine(refineKafkaEnv).superRefine(refineRedisEnv);
+}).superRefine(refineKafkaEnv).superRefine(refineGrpcTlsEnv).superRefine(refineRedisEnv);
 
 /** Configuration of the users service, parsed once from the environment at boot. */
 export type UsersConfig = z.output<typeof schema>;

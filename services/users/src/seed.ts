@@ -42,11 +42,12 @@ export async function seedDemoUsers(services: UsersServices, logger: Logger): Pr
 export async function seedDemoData(services: UsersServices, logger: Logger): Promise<DemoCredentials> {
   await seedDemoUsers(services, logger);
   const ada = await services.accounts.findUser('ada');
-  for (const previous of await services.personalTokens.list(ada.id)) {
-    if (previous.name === DEMO_TOKEN_NAME) await services.personalTokens.revoke(ada.id, previous.id);
+  const asAda = { userId: ada.id, scopes: [] };
+  for (const previous of await services.personalTokens.list(asAda)) {
+    if (previous.name === DEMO_TOKEN_NAME) await services.personalTokens.revoke(asAda, previous.id);
   }
   const scopes = [...SCOPE_NAMES];
-  const { token } = await services.personalTokens.create({ userId: ada.id, name: DEMO_TOKEN_NAME, scopes });
+  const { token } = await services.personalTokens.create(asAda, { name: DEMO_TOKEN_NAME, scopes });
 
   const existing = (await services.clients.list(ada.id)).find((client) => client.name === DEMO_APP.name);
   let clientId: string;

@@ -45,7 +45,7 @@ describe('operator CLI, run as a process', { timeout: 180_000 }, () => {
   it('refuses a personal token beyond the per-user cap with the reason and exit code 1', async () => {
     const name = uniqueName('clicap');
     const { user } = await h.client.registerUser({ name, email: `${name}@example.org`, password: 'a long password' }, as(undefined));
-    for (let index = 0; index < 50; index++) await h.client.createPersonalToken({ userId: user!.id, name: `t${index}`, scopes: [] }, as(user!.id));
+    for (let index = 0; index < 50; index++) await h.client.createPersonalToken({ name: `t${index}`, scopes: [] }, as(user!.id));
     const refused = await cli('mint-token', '--user', name, '--scopes', 'read_user');
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');

@@ -5,7 +5,8 @@ import { ErrorCode } from '@inkwell/errors';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { eventually, stackEnv } from '@inkwell/testing';
 import { CLIENT_LIMITS } from '../src/domain/oauth.js';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { SaveAuthorizationCodeRequestSchema, SaveTokensRequestSchema } from '@inkwell/proto/users';
+import { as, startUsersHarness, uniqueName, withRemovedUserId, type UsersHarness } from './users.harness.js';
 
 const REDIRECT = 'https://app.example.org/callback';
 const HOUR = 3600_000;
@@ -46,28 +47,41 @@ describe('the OAuth store over gRPC', () => {
   }
 
   async function confidentialClient() {
-    const created = await h.client.createClient({ ownerUserId: userId, name: 'My app', redirectUris: [REDIRECT], confidential: true }, as(userId));
+    const created = await h.client.createClient({ name: 'My app', redirectUris: [REDIRECT], confidential: true }, as(userId));
     secrets.push(created.clientSecret);
     return { clientId: created.client!.id, secret: created.clientSecret };
   }
 
-  async function issueCode(clientId: string, scopes = ['read_user', 'write_user']) {
+  /** Stores a code for `forUser` (the caller the gateway signs as: the signed-in user who consented). */
+  async function issueCode(clientId: string, scopes = ['read_user', 'write_user'], forUser = userId) {
     const code = generateToken('authorizationCode');
     secrets.push(code);
     const saved = await h.client.saveAuthorizationCode(
-      { code, clientId, userId, redirectUri: REDIRECT, scopes, codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', codeChallengeMethod: 'S256', expiresAt: inMs(60_000) },
-      as(undefined),
+      { code, clientId, redirectUri: REDIRECT, scopes, codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', codeChallengeMethod: 'S256', expiresAt: inMs(60_000) },
+      as(forUser),
     );
     return { code, id: saved.authorizationCode!.id };
   }
 
+  /** The id of a code of `forUser` that was just issued and consumed, as the token endpoint has it before it saves tokens. */
+  async function consumedCodeId(clientId: string, scopes?: string[], forUser = userId): Promise<string> {
+    const { code } = await issueCode(clientId, scopes, forUser);
+    return (await h.client.consumeAuthorizationCode({ code, clientId }, as(undefined))).authorizationCode!.id;
+  }
+
+  /**
+   * Saves tokens for `userId` as the gateway's token endpoint does: signed as the user of the grant
+   * they come from, a consumed code of theirs unless the refresh token being rotated or a code is given.
+   */
   async function issueTokens(clientId: string, extra: { authorizationCodeId?: string; rotatedFromRefresh?: string; scopes?: string[] } = {}) {
     const accessToken = generateToken('accessToken');
     const refreshToken = generateToken('refreshToken');
     secrets.push(accessToken, refreshToken);
+    const scopes = extra.scopes ?? ['read_user', 'write_user'];
+    const grant = extra.authorizationCodeId === undefined && extra.rotatedFromRefresh === undefined ? { authorizationCodeId: await consumedCodeId(clientId, scopes) } : {};
     const saved = await h.client.saveTokens(
-      { accessToken, accessExpiresAt: inMs(HOUR), refreshToken, refreshExpiresAt: inMs(30 * 24 * HOUR), clientId, userId, scopes: extra.scopes ?? ['read_user', 'write_user'], ...extra },
-      as(undefined),
+      { accessToken, accessExpiresAt: inMs(HOUR), refreshToken, refreshExpiresAt: inMs(30 * 24 * HOUR), clientId, scopes, ...grant, ...extra },
+      as(userId),
     );
     return { accessToken, refreshToken, saved };
   }
@@ -93,19 +107,19 @@ describe('the OAuth store over gRPC', () => {
 
     it('gives public clients no secret (and verifying one fails), ids that are not sequential, and lists a user’s clients', async () => {
       const owner = (await h.client.registerUser({ name: uniqueName('own'), email: `${uniqueName('own')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
-      const first = await h.client.createClient({ ownerUserId: owner, name: 'SPA', redirectUris: ['http://127.0.0.1:5173/cb'], confidential: false }, as(owner));
-      const second = await h.client.createClient({ ownerUserId: owner, name: 'CLI', redirectUris: ['com.example.cli:/cb'], confidential: true }, as(owner));
+      const first = await h.client.createClient({ name: 'SPA', redirectUris: ['http://127.0.0.1:5173/cb'], confidential: false }, as(owner));
+      const second = await h.client.createClient({ name: 'CLI', redirectUris: ['com.example.cli:/cb'], confidential: true }, as(owner));
       expect(first.clientSecret).toBe('');
       expect(first.client!.id).not.toBe(second.client!.id);
       await expect(h.client.verifyClientSecret({ clientId: first.client!.id, clientSecret: '' }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED });
-      expect((await h.client.listClients({ ownerUserId: owner }, as(owner))).clients.map((client) => client.name)).toEqual(['SPA', 'CLI']);
+      expect((await h.client.listClients({}, as(owner))).clients.map((client) => client.name)).toEqual(['SPA', 'CLI']);
       const operatorApp = await h.client.createClient({ name: 'Operator app', redirectUris: [REDIRECT], confidential: true }, as(undefined));
       expect(operatorApp.client?.ownerUserId).toBeUndefined();
     });
 
     it('caps the apps of one owner at 25, counted exactly under concurrency; deleting one makes room; operator apps are not capped', async () => {
       const owner = (await h.client.registerUser({ name: uniqueName('cap'), email: `${uniqueName('cap')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
-      const register = (index: number) => h.client.createClient({ ownerUserId: owner, name: `App ${index}`, redirectUris: [REDIRECT], confidential: false }, as(owner));
+      const register = (index: number) => h.client.createClient({ name: `App ${index}`, redirectUris: [REDIRECT], confidential: false }, as(owner));
       for (let index = 0; index < CLIENT_LIMITS.maxPerOwner - 5; index++) await register(index);
       const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => register(100 + index)));
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(5);
@@ -116,15 +130,15 @@ describe('the OAuth store over gRPC', () => {
         message: 'You already own 25 applications, the most one user can have. Delete one you no longer use first.',
         details: [{ reason: 'limit_reached' }],
       });
-      const { clients } = await h.client.listClients({ ownerUserId: owner }, as(owner));
+      const { clients } = await h.client.listClients({}, as(owner));
       expect(clients).toHaveLength(25);
-      await h.client.deleteClient({ clientId: clients[0]!.id, ownerUserId: owner }, as(owner));
+      await h.client.deleteClient({ clientId: clients[0]!.id }, as(owner));
       expect((await register(200)).client?.name).toBe('App 200');
       for (let index = 0; index < 30; index++) await h.client.createClient({ name: `Operator ${index}`, redirectUris: [REDIRECT], confidential: true }, as(undefined));
     });
 
     it('validates names and redirect URIs', async () => {
-      const create = (name: string, redirectUris: string[]) => h.client.createClient({ ownerUserId: userId, name, redirectUris, confidential: true }, as(userId));
+      const create = (name: string, redirectUris: string[]) => h.client.createClient({ name, redirectUris, confidential: true }, as(userId));
       await expect(create('', [REDIRECT])).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT, details: [{ pointer: '/data/attributes/name' }] });
       await expect(create('x', [])).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/redirect_uris' }] });
       for (const bad of ['/relative', 'http://evil.example.org/cb', 'https://a.example.org/cb#frag', 'javascript:alert(1)', 'https://user:pw@a.example.org/']) {
@@ -137,8 +151,8 @@ describe('the OAuth store over gRPC', () => {
       const { clientId } = await confidentialClient();
       const { accessToken } = await issueTokens(clientId);
       const stranger = (await h.client.registerUser({ name: uniqueName('str'), email: `${uniqueName('str')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
-      await expect(h.client.deleteClient({ clientId, ownerUserId: stranger }, as(stranger))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
-      await h.client.deleteClient({ clientId, ownerUserId: userId }, as(userId));
+      await expect(h.client.deleteClient({ clientId }, as(stranger))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+      await h.client.deleteClient({ clientId }, as(userId));
       await noticeOf([hashToken(accessToken)]);
       await expect(h.client.getAccessToken({ accessToken }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED });
       await expect(h.client.getClient({ clientId }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
@@ -187,18 +201,72 @@ describe('the OAuth store over gRPC', () => {
       const { code } = await issueCode(clientId);
       await expect(h.client.getAuthorizationCode({ code, clientId: other.clientId }, as(undefined))).rejects.toMatchObject({ details: [{ reason: 'invalid_grant' }] });
       const expired = generateToken('authorizationCode');
-      await h.client.saveAuthorizationCode({ code: expired, clientId, userId, redirectUri: REDIRECT, scopes: [], codeChallenge: '', codeChallengeMethod: '', expiresAt: inMs(300) }, as(undefined));
+      await h.client.saveAuthorizationCode({ code: expired, clientId, redirectUri: REDIRECT, scopes: [], codeChallenge: '', codeChallengeMethod: '', expiresAt: inMs(300) }, as(userId));
       // Wait for the expiry without consuming the code: reading it is refused once it has expired.
       await eventually(() => refused(h.client.getAuthorizationCode({ code: expired, clientId }, as(undefined))), { what: 'the code to expire' });
       await expect(h.client.consumeAuthorizationCode({ code: expired, clientId }, as(undefined))).rejects.toMatchObject({ details: [{ reason: 'invalid_grant' }] });
 
       const save = (overrides: Record<string, unknown>) =>
-        h.client.saveAuthorizationCode({ code: generateToken('authorizationCode'), clientId, userId, redirectUri: REDIRECT, scopes: ['read_user'], codeChallenge: '', codeChallengeMethod: '', expiresAt: inMs(60_000), ...overrides }, as(undefined));
+        h.client.saveAuthorizationCode({ code: generateToken('authorizationCode'), clientId, redirectUri: REDIRECT, scopes: ['read_user'], codeChallenge: '', codeChallengeMethod: '', expiresAt: inMs(60_000), ...overrides }, as(userId));
       await expect(save({ redirectUri: 'https://app.example.org/callback/' })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
       await expect(save({ scopes: ['read_user', 'root'] })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT, details: [{ reason: 'invalid_scope' }] });
       await expect(save({ codeChallenge: 'abc', codeChallengeMethod: 'S512' })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
-      const spa = await h.client.createClient({ ownerUserId: userId, name: 'SPA', redirectUris: [REDIRECT], confidential: false }, as(userId));
+      const spa = await h.client.createClient({ name: 'SPA', redirectUris: [REDIRECT], confidential: false }, as(userId));
       await expect(save({ clientId: spa.client!.id })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    });
+  });
+
+  describe('the user of a code or token is the signed caller (docs/api/foundation.md, "Internal calls")', () => {
+    async function newUser(prefix: string): Promise<string> {
+      const name = uniqueName(prefix);
+      return (await h.client.registerUser({ name, email: `${name}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
+    }
+
+    it('stores a code for the caller, whatever user the request names; a caller without a user gets none', async () => {
+      const { clientId } = await confidentialClient();
+      const victim = await newUser('vic');
+      const init = { code: generateToken('authorizationCode'), clientId, redirectUri: REDIRECT, scopes: ['write_user'], codeChallenge: '', codeChallengeMethod: '', expiresAt: inMs(60_000) };
+      // user_id (field 3, now reserved) naming the victim, as a gateway of the old contract would send it.
+      const saved = await h.client.saveAuthorizationCode(withRemovedUserId(SaveAuthorizationCodeRequestSchema, init, 3, victim), as(userId));
+      expect(saved.authorizationCode?.userId).toBe(userId);
+      const other = { ...init, code: generateToken('authorizationCode') };
+      await expect(h.client.saveAuthorizationCode(withRemovedUserId(SaveAuthorizationCodeRequestSchema, other, 3, victim), as(undefined))).rejects.toMatchObject({
+        code: ErrorCode.PERMISSION_DENIED,
+        details: [{ reason: 'forbidden' }],
+      });
+      await expect(h.client.consumeAuthorizationCode({ code: other.code, clientId }, as(undefined))).rejects.toMatchObject({ details: [{ reason: 'invalid_grant' }] });
+    });
+
+    it("mints a user's tokens only from that user's own code or refresh token, and never from a user id in the request", async () => {
+      const { clientId } = await confidentialClient();
+      const other = await confidentialClient();
+      const victim = await newUser('vic');
+      const save = (caller: string | undefined, extra: { authorizationCodeId?: string; rotatedFromRefresh?: string; clientId?: string } = {}) => {
+        const accessToken = generateToken('accessToken');
+        secrets.push(accessToken);
+        // user_id (field 6, now reserved) naming the victim in every request.
+        const request = withRemovedUserId(SaveTokensRequestSchema, { accessToken, accessExpiresAt: inMs(HOUR), clientId, scopes: ['write_user'], ...extra }, 6, victim);
+        return h.client.saveTokens(request, as(caller)).then((saved) => ({ accessToken, saved }));
+      };
+      const invalidGrant = { code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_grant' }] };
+
+      // The victim's code, exchanged by a caller signed as someone else, or by another client: no tokens.
+      const victimsCode = await consumedCodeId(clientId, ['write_user'], victim);
+      await expect(save(userId, { authorizationCodeId: victimsCode })).rejects.toMatchObject(invalidGrant);
+      await expect(save(undefined, { authorizationCodeId: victimsCode })).rejects.toMatchObject(invalidGrant);
+      await expect(save(victim, { authorizationCodeId: victimsCode, clientId: other.clientId })).rejects.toMatchObject(invalidGrant);
+      // Nor without any grant: a user token does not come out of nothing.
+      await expect(save(userId)).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'forbidden' }] });
+      // Without a user it is the client's own token (client credentials), whatever the request names.
+      const appOnly = await save(undefined);
+      expect((await h.client.getAccessToken({ accessToken: appOnly.accessToken }, as(undefined))).token?.userId).toBeUndefined();
+
+      // The caller's own refresh token cannot be rotated into the victim's, nor theirs into the caller's.
+      const mine = await issueTokens(clientId, { scopes: ['write_user'] });
+      await expect(save(victim, { rotatedFromRefresh: mine.refreshToken })).rejects.toMatchObject(invalidGrant);
+      // The victim's own exchange works, and the token is theirs.
+      const theirs = await save(victim, { authorizationCodeId: await consumedCodeId(clientId, ['write_user'], victim) });
+      expect((await h.client.getAccessToken({ accessToken: theirs.accessToken }, as(undefined))).token?.userId).toBe(victim);
     });
   });
 
@@ -292,8 +360,9 @@ describe('the OAuth store over gRPC', () => {
       const victim = (await h.client.registerUser({ name, email: `${name}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
       const { clientId } = await confidentialClient();
       const accessToken = generateToken('accessToken');
-      await h.client.saveTokens({ accessToken, accessExpiresAt: inMs(HOUR), clientId, userId: victim, scopes: [] }, as(undefined));
-      const pat = await h.client.createPersonalToken({ userId: victim, name: 'script', scopes: ['read_user'] }, as(victim));
+      const authorizationCodeId = await consumedCodeId(clientId, [], victim);
+      await h.client.saveTokens({ accessToken, accessExpiresAt: inMs(HOUR), clientId, authorizationCodeId, scopes: [] }, as(victim));
+      const pat = await h.client.createPersonalToken({ name: 'script', scopes: ['read_user'] }, as(victim));
       expect((await h.client.revokeUserTokens({ userId: victim }, as(undefined))).revokedCount).toBe(2);
       await noticeOf([hashToken(accessToken), hashToken(pat.token)]);
       for (const token of [accessToken, pat.token]) {

@@ -4,7 +4,8 @@ import { hashToken } from '@inkwell/auth-tokens';
 import { ErrorCode } from '@inkwell/errors';
 import { createAppToken, createTestUser, eventually } from '@inkwell/testing';
 import { PERSONAL_TOKEN_LIMITS } from '../src/domain/oauth.js';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { CreatePersonalTokenRequestSchema, ListPersonalTokensRequestSchema, RevokePersonalTokenRequestSchema } from '@inkwell/proto/users';
+import { as, startUsersHarness, uniqueName, withRemovedUserId, type UsersHarness } from './users.harness.js';
 
 describe('personal access tokens and the test helpers', () => {
   let h: UsersHarness;
@@ -23,7 +24,7 @@ describe('personal access tokens and the test helpers', () => {
   it('caps active personal tokens at 50 per user, counted exactly under concurrency; revoked and expired ones do not count', async () => {
     const owner = (await h.client.registerUser({ name: uniqueName('cap'), email: `${uniqueName('cap')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
     const mint = (name: string, expiresAt?: Date) =>
-      h.client.createPersonalToken({ userId: owner, name, scopes: [], ...(expiresAt === undefined ? {} : { expiresAt: timestampFromDate(expiresAt) }) }, as(owner));
+      h.client.createPersonalToken({ name, scopes: [], ...(expiresAt === undefined ? {} : { expiresAt: timestampFromDate(expiresAt) }) }, as(owner));
     const max = PERSONAL_TOKEN_LIMITS.maxActivePerUser;
     expect(max).toBe(50);
     const soon = await mint('expires in a day', new Date(Date.now() + 86_400_000));
@@ -37,9 +38,9 @@ describe('personal access tokens and the test helpers', () => {
       message: 'You already have 50 active personal access tokens, the most one user can have. Revoke one you no longer use first.',
       details: [{ reason: 'limit_reached' }],
     });
-    const listed = (await h.client.listPersonalTokens({ userId: owner }, as(owner))).personalTokens;
+    const listed = (await h.client.listPersonalTokens({}, as(owner))).personalTokens;
     expect(listed).toHaveLength(max);
-    await h.client.revokePersonalToken({ userId: owner, tokenId: listed.at(-1)!.id }, as(owner));
+    await h.client.revokePersonalToken({ tokenId: listed.at(-1)!.id }, as(owner));
     await mint('after a revocation');
     await expect(mint('one too many')).rejects.toMatchObject({ code: ErrorCode.FAILED_PRECONDITION });
     // An expired token stops counting (its day is moved into the past rather than waited for).
@@ -48,7 +49,7 @@ describe('personal access tokens and the test helpers', () => {
   });
 
   it('mints a token shown once, resolves it as personal with its scopes, lists it without the secret, and revokes it', async () => {
-    const created = await h.client.createPersonalToken({ userId, name: 'my script', scopes: ['read_stories', 'write_stories'] }, as(userId));
+    const created = await h.client.createPersonalToken({ name: 'my script', scopes: ['read_stories', 'write_stories'] }, as(userId));
     expect(created.token).toMatch(/^iwk_pat_[A-Za-z0-9_-]{43}$/);
     expect(created.personalToken).toMatchObject({ userId, name: 'my script', scopes: ['read_stories', 'write_stories'] });
     expect(created.personalToken?.expiresAt).toBeUndefined();
@@ -57,32 +58,51 @@ describe('personal access tokens and the test helpers', () => {
     expect(resolved).toMatchObject({ userId, clientId: '', personal: true, scopes: ['read_stories', 'write_stories'], tokenId: created.personalToken!.id, tokenHash: hashToken(created.token) });
     expect(resolved?.expiresAt).toBeUndefined();
 
-    const listed = (await h.client.listPersonalTokens({ userId }, as(userId))).personalTokens;
+    const listed = (await h.client.listPersonalTokens({}, as(userId))).personalTokens;
     expect(listed.map((token) => token.id)).toContain(created.personalToken!.id);
     expect(JSON.stringify(listed, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value))).not.toContain(created.token.slice(8));
 
-    await h.client.revokePersonalToken({ userId, tokenId: created.personalToken!.id }, as(userId));
+    await h.client.revokePersonalToken({ tokenId: created.personalToken!.id }, as(userId));
     await expect(h.client.getAccessToken({ accessToken: created.token }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_token' }] });
-    expect((await h.client.listPersonalTokens({ userId }, as(userId))).personalTokens.map((token) => token.id)).not.toContain(created.personalToken!.id);
-    await expect(h.client.revokePersonalToken({ userId, tokenId: created.personalToken!.id }, as(userId))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    expect((await h.client.listPersonalTokens({}, as(userId))).personalTokens.map((token) => token.id)).not.toContain(created.personalToken!.id);
+    await expect(h.client.revokePersonalToken({ tokenId: created.personalToken!.id }, as(userId))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
+  it('mints, lists and revokes only for the signed caller: a request naming another user acts for the caller, one without a user is refused', async () => {
+    const victim = await createTestUser(h, { scopes: ['write_user'] });
+    const attacker = (await h.client.registerUser({ name: uniqueName('att'), email: `${uniqueName('att')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
+    const victimsBefore = (await h.client.listPersonalTokens({}, as(victim.id))).personalTokens.map((token) => token.id);
+
+    // user_id (field 1, now reserved) naming the victim, as a gateway of the old contract would send it.
+    const request = withRemovedUserId(CreatePersonalTokenRequestSchema, { name: 'not yours', scopes: ['write_user'] }, 1, victim.id);
+    const minted = await h.client.createPersonalToken(request, as(attacker));
+    expect(minted.personalToken?.userId).toBe(attacker);
+    expect((await h.client.getAccessToken({ accessToken: minted.token }, as(undefined))).token?.userId).toBe(attacker);
+    await expect(h.client.createPersonalToken(request, as(undefined))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'forbidden' }] });
+
+    expect((await h.client.listPersonalTokens(withRemovedUserId(ListPersonalTokensRequestSchema, {}, 1, victim.id), as(attacker))).personalTokens.map((token) => token.id)).toEqual([minted.personalToken!.id]);
+    expect((await h.client.listPersonalTokens({}, as(victim.id))).personalTokens.map((token) => token.id)).toEqual(victimsBefore);
+    await expect(h.client.listPersonalTokens({}, as(undefined))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+    await expect(h.client.revokePersonalToken(withRemovedUserId(RevokePersonalTokenRequestSchema, { tokenId: victimsBefore[0]! }, 1, victim.id), as(attacker))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    expect((await h.client.getAccessToken({ accessToken: victim.token }, as(undefined))).token?.userId).toBe(victim.id);
   });
 
   it("does not let one user revoke another user's token", async () => {
-    const created = await h.client.createPersonalToken({ userId, name: 'mine', scopes: ['read_user'] }, as(userId));
+    const created = await h.client.createPersonalToken({ name: 'mine', scopes: ['read_user'] }, as(userId));
     const other = await createTestUser(h);
-    await expect(h.client.revokePersonalToken({ userId: other.id, tokenId: created.personalToken!.id }, as(other.id))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(h.client.revokePersonalToken({ tokenId: created.personalToken!.id }, as(other.id))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     expect((await h.client.getAccessToken({ accessToken: created.token }, as(undefined))).token?.userId).toBe(userId);
   });
 
   it('rejects unknown scopes and a past expiry; an expiring token stops resolving after it expires', async () => {
-    await expect(h.client.createPersonalToken({ userId, name: 'x', scopes: ['read_user', 'admin'] }, as(userId))).rejects.toMatchObject({
+    await expect(h.client.createPersonalToken({ name: 'x', scopes: ['read_user', 'admin'] }, as(userId))).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
       details: [{ reason: 'validation_failed', pointer: '/data/attributes/scopes' }],
     });
-    await expect(h.client.createPersonalToken({ userId, name: 'x', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() - 1000)) }, as(userId))).rejects.toMatchObject({
+    await expect(h.client.createPersonalToken({ name: 'x', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() - 1000)) }, as(userId))).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
     });
-    const soon = await h.client.createPersonalToken({ userId, name: 'short', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() + 1500)) }, as(userId));
+    const soon = await h.client.createPersonalToken({ name: 'short', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() + 1500)) }, as(userId));
     expect((await h.client.getAccessToken({ accessToken: soon.token }, as(undefined))).token?.scopes).toEqual([]);
     await eventually(() => h.client.getAccessToken({ accessToken: soon.token }, as(undefined)).then(() => false, () => true), { what: 'the token to expire' });
     await expect(h.client.getAccessToken({ accessToken: soon.token }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED });

@@ -65,6 +65,6 @@ describe('UsersService over gRPC: users and the demo seed', () => {
       code: ErrorCode.UNAUTHENTICATED,
     });
     expect((await h.client.getAccessToken({ accessToken: second.personalToken.token }, as(undefined))).token?.userId).toBe(second.user.id);
-    expect(await h.services.personalTokens.list(second.user.id)).toHaveLength(1);
+    expect(await h.services.personalTokens.list({ userId: second.user.id, scopes: [] })).toHaveLength(1);
   });
 });

@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { create, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type pg from 'pg';
 import { eventsMigrations } from '@inkwell/events';
 import { createGrpcClient, type AssertionSigner, type CallerContext, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
@@ -74,4 +76,15 @@ export function as(userId: string | undefined, scopes: readonly string[] = []): 
 /** A name unique to this run, for users and apps. */
 export function uniqueName(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/**
+ * A request of `schema` built from `init` that also carries `userId` in field `fieldNumber`, a
+ * user id field the request no longer has (`reserved` in users_service.proto): what a gateway
+ * built against the old contract would send. The server sees it as an unknown field.
+ */
+export function withRemovedUserId<D extends DescMessage>(schema: D, init: MessageInitShape<D>, fieldNumber: number, userId: string): MessageShape<D> {
+  const message = create(schema, init);
+  message.$unknown = [{ no: fieldNumber, wireType: WireType.Varint, data: new BinaryWriter().int64(BigInt(userId)).finish() }];
+  return message;
 }

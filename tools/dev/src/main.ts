@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     'Inkwell is running.',
     `  API:      ${system.apiUrl}`,
     `  Health:   ${system.gatewayUrl}/readyz`,
-    `  Metrics:  ${system.gatewayUrl}/metrics`,
+    `  Metrics:  ${system.gatewayMetricsUrl}`,
     `  Sign in:  ${system.gatewayUrl}/signin   (developer page: ${system.gatewayUrl}/developer)`,
     ...demoLines(system.apiUrl),
     '',

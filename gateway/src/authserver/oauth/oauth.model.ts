@@ -58,6 +58,10 @@ export function toModelClient(client: OAuthClient): ModelClient {
  * - Scopes: every requested scope must be one of docs/api/accounts.md, "Scopes" (else `invalid_scope`);
  *   app-only tokens carry no scopes at all, so client credentials with a scope is `invalid_scope`.
  * - Tokens and codes come from @inkwell/auth-tokens' generateToken (prefixed, 256 bits).
+ * - Codes and tokens are stored for the user the call is signed as (docs/api/foundation.md,
+ *   "Internal calls"): SaveAuthorizationCode as the signed-in user who consented, SaveTokens as
+ *   the user of the code or refresh token they come from (none for client credentials). The
+ *   users service takes the user from that signature only, and checks it against the grant.
  * Users-service answers that mean "no" become the library's OAuth errors; anything else reaches
  * the library as an unexpected error (server_error).
  */
@@ -138,14 +142,13 @@ export class OAuthModel {
       {
         code: code.authorizationCode,
         clientId: client.id,
-        userId: user.id,
         redirectUri: this.#storeRedirectUri ? code.redirectUri : '',
         scopes: code.scope ?? [],
         codeChallenge: code.codeChallenge ?? '',
         codeChallengeMethod: code.codeChallenge === undefined ? '' : (code.codeChallengeMethod ?? 'S256'),
         expiresAt: timestampFromDate(code.expiresAt),
       },
-      { caller: this.#caller },
+      { caller: this.#as(user) },
     );
     return { ...code, client, user };
   }
@@ -214,12 +217,11 @@ export class OAuthModel {
           refreshToken: token.refreshToken ?? '',
           ...(token.refreshTokenExpiresAt === undefined ? {} : { refreshExpiresAt: timestampFromDate(token.refreshTokenExpiresAt) }),
           clientId: client.id,
-          ...(user.id === undefined ? {} : { userId: user.id }),
           scopes: token.scope ?? [],
           ...(this.#codeId === undefined ? {} : { authorizationCodeId: this.#codeId }),
           rotatedFromRefresh: this.#rotatingFrom,
         },
-        { caller: this.#caller },
+        { caller: this.#as(user) },
       );
     } catch (error) {
       if (isAppError(error) && error.code === ErrorCode.UNAUTHENTICATED) {
@@ -228,6 +230,11 @@ export class OAuthModel {
       throw error;
     }
     return { ...token, client, user };
+  }
+
+  /** The caller of a call acting for `user`: the gateway signs it as that user (no scopes: no API token is involved), or as itself for an app alone. */
+  #as(user: ModelUser): CallerContext {
+    return user.id === undefined ? this.#caller : { ...this.#caller, userId: user.id };
   }
 
   /** Part of the library's model interface; the gateway authenticates API requests itself (bearer-auth), so this is unused. */

@@ -38,7 +38,9 @@ type Created = { readonly kind: 'client'; readonly client: OAuthClient; readonly
  * - `POST /developer/tokens` mints a personal access token with the chosen scopes and lifetime,
  *   shown once; `POST /developer/tokens/revoke` revokes one (every gateway stops accepting it
  *   within a second).
- * Every form carries the session's CSRF token; answers of the forms are never cached.
+ * Every form carries the session's CSRF token; answers of the forms are never cached. Every
+ * users-service call is signed as the session's user, whose apps and tokens they are
+ * (docs/api/foundation.md, "Internal calls").
  */
 export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: DeveloperPageDeps): void {
   const signedIn = async (req: GatewayRequest, res: ServerResponse): Promise<SignedInSession | undefined> => {
@@ -53,8 +55,8 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
   const render = async (req: GatewayRequest, res: ServerResponse, open: SignedInSession, status: number, extra: { created?: Created; errors?: readonly string[] } = {}): Promise<void> => {
     const caller = pages.caller(req, open);
     const [{ clients }, { personalTokens }] = await Promise.all([
-      users.listClients({ ownerUserId: open.session.userId }, { caller }),
-      users.listPersonalTokens({ userId: open.session.userId }, { caller }),
+      users.listClients({}, { caller }),
+      users.listPersonalTokens({}, { caller }),
     ]);
     sendPage(res, status, developerPage({ open, clients, tokens: personalTokens, issuer, ...extra }));
   };
@@ -77,7 +79,7 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
       const type = form.get('type');
       if (type !== 'confidential' && type !== 'public') return render(req, res, open, 400, { errors: ['Choose whether the application is confidential or public.'] });
       try {
-        const created = await users.createClient({ ownerUserId: open.session.userId, name, redirectUris, confidential: type === 'confidential' }, { caller: pages.caller(req, open) });
+        const created = await users.createClient({ name, redirectUris, confidential: type === 'confidential' }, { caller: pages.caller(req, open) });
         if (created.client === undefined) throw new Error('CreateClient answered without a client');
         await render(req, res, open, 201, { created: { kind: 'client', client: created.client, secret: created.clientSecret } });
       } catch (error) {
@@ -94,7 +96,7 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
       const { form, session } = await pages.verifiedForm(req);
       const open = requireSignedIn(session);
       try {
-        await users.deleteClient({ clientId: form.get('client_id') ?? '', ownerUserId: open.session.userId }, { caller: pages.caller(req, open) });
+        await users.deleteClient({ clientId: form.get('client_id') ?? '' }, { caller: pages.caller(req, open) });
       } catch (error) {
         if (!(isAppError(error) && error.code === ErrorCode.NOT_FOUND)) throw error;
         return render(req, res, open, 404, { errors: ['There is no such application among yours.'] });
@@ -116,7 +118,7 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
       if (!(TOKEN_LIFETIMES_DAYS as readonly number[]).includes(days)) return render(req, res, open, 400, { errors: ['Choose a lifetime from the list.'] });
       try {
         const created = await users.createPersonalToken(
-          { userId: open.session.userId, name, scopes, ...(days === 0 ? {} : { expiresAt: timestampFromMs(Date.now() + days * 86_400_000) }) },
+          { name, scopes, ...(days === 0 ? {} : { expiresAt: timestampFromMs(Date.now() + days * 86_400_000) }) },
           { caller: pages.caller(req, open) },
         );
         await render(req, res, open, 201, { created: { kind: 'token', token: created.token, name } });
@@ -136,7 +138,7 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
       const tokenId = form.get('token_id') ?? '';
       if (!/^[1-9]\d{0,18}$/.test(tokenId)) return render(req, res, open, 400, { errors: ['There is no such token among yours.'] });
       try {
-        await users.revokePersonalToken({ userId: open.session.userId, tokenId }, { caller: pages.caller(req, open) });
+        await users.revokePersonalToken({ tokenId }, { caller: pages.caller(req, open) });
       } catch (error) {
         if (!(isAppError(error) && error.code === ErrorCode.NOT_FOUND)) throw error;
         return render(req, res, open, 404, { errors: ['There is no such token among yours.'] });

@@ -139,8 +139,8 @@ export async function runCommand(services: UsersServices, { command, values, pos
       if (unknown.length > 0) throw new UsageError(`mint-token: unknown scope ${unknown.join(', ')}; known: ${SCOPE_NAMES.join(' ')}`);
       const user = await services.accounts.findUser(args.user);
       const days = args['expires-in-days'];
-      const { token, personalToken } = await services.personalTokens.create({
-        userId: user.id,
+      // The operator acts as the user named on the command line.
+      const { token, personalToken } = await services.personalTokens.create({ userId: user.id, scopes: [] }, {
         name: args.name,
         scopes,
         ...(days === undefined ? {} : { expiresAt: new Date(Date.now() + days * 86_400_000) }),

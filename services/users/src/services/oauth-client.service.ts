@@ -92,9 +92,9 @@ export class OAuthClientService {
     return secret;
   }
 
-  /** The clients `ownerUserId` registered, oldest first. */
-  async list(ownerUserId: string): Promise<OAuthClient[]> {
-    return isUserId(ownerUserId) ? this.clients.listByOwner(ownerUserId) : [];
+  /** The clients `ownerUserId` registered, oldest first; none without an owner. */
+  async list(ownerUserId: string | undefined): Promise<OAuthClient[]> {
+    return ownerUserId !== undefined && isUserId(ownerUserId) ? this.clients.listByOwner(ownerUserId) : [];
   }
 
   /** The client `id`; NOT_FOUND when there is none. */

@@ -1,15 +1,15 @@
 import { generateToken, hashToken, parseScopes } from '@inkwell/auth-tokens';
 import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
 import { PERSONAL_TOKEN_LIMITS, type PersonalToken } from '../domain/oauth.js';
-import { isUserId } from '../domain/user.js';
+import { isUserId, type Viewer } from '../domain/user.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
 import type { TokenRepository } from '../repositories/token.repository.js';
-import { limitReached } from './limit-reached.error.js';
 import type { UserRepository } from '../repositories/user.repository.js';
+import { callerUserId } from './caller-user.guard.js';
+import { limitReached } from './limit-reached.error.js';
 
-/** A personal token request. */
+/** A personal token request (for the caller's own user). */
 export interface PersonalTokenRequest {
-  userId: string;
   name: string;
   scopes: readonly string[];
   /** Undefined: the token does not expire. */
@@ -25,8 +25,9 @@ export interface CreatedPersonalToken {
 /**
  * The rules about personal access tokens: a user mints a token with chosen scopes for their own
  * scripts; it is shown once, resolved like any access token (GetAccessToken, `personal: true`)
- * and revocable by its owner. Authorising the caller (that the user acts for themself) is the
- * gateway's job: the developer page's session or the operator CLI.
+ * and revocable by its owner. Every operation acts for the caller's user (the signed-in user the
+ * gateway's developer page signs its calls as, or the user the operator CLI names); a caller
+ * without a user is PERMISSION_DENIED (`forbidden`).
  */
 export class PersonalTokenService {
   constructor(
@@ -42,7 +43,8 @@ export class PersonalTokenService {
    * active tokens per user: one more is FAILED_PRECONDITION `limit_reached`.
    * NOT_FOUND for an unknown user.
    */
-  async create(request: PersonalTokenRequest): Promise<CreatedPersonalToken> {
+  async create(caller: Viewer, request: PersonalTokenRequest): Promise<CreatedPersonalToken> {
+    const userId = callerUserId(caller, 'A personal access token belongs to a signed-in user.');
     const name = request.name.trim();
     const { scopes, unknown } = parseScopes(request.scopes.join(' '));
     const details: ErrorDetail[] = [];
@@ -52,11 +54,11 @@ export class PersonalTokenService {
       details.push({ reason: 'validation_failed', pointer: '/data/attributes/expires_at', detail: 'The expiry must be in the future.' });
     }
     if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail!, { details });
-    if (!isUserId(request.userId) || !(await this.users.findById(request.userId))) throw AppError.notFound('user');
+    if (!isUserId(userId) || !(await this.users.findById(userId))) throw AppError.notFound('user');
     const token = generateToken('personalToken');
     const personalToken = await this.tokens.createPersonalToken(
       {
-        userId: request.userId,
+        userId,
         name,
         scopes,
         tokenHash: hashToken(token),
@@ -71,13 +73,15 @@ export class PersonalTokenService {
     return { token, personalToken };
   }
 
-  /** `userId`'s active personal tokens (neither revoked nor expired), oldest first. */
-  async list(userId: string): Promise<PersonalToken[]> {
+  /** The caller's active personal tokens (neither revoked nor expired), oldest first. */
+  async list(caller: Viewer): Promise<PersonalToken[]> {
+    const userId = callerUserId(caller, 'Personal access tokens belong to a signed-in user.');
     return isUserId(userId) ? this.tokens.listPersonalTokens(userId) : [];
   }
 
-  /** Revokes `userId`'s token `tokenId` and tells the gateways; NOT_FOUND when it is not theirs or not active. */
-  async revoke(userId: string, tokenId: string): Promise<void> {
+  /** Revokes the caller's token `tokenId` and tells the gateways; NOT_FOUND when it is not theirs or not active. */
+  async revoke(caller: Viewer, tokenId: string): Promise<void> {
+    const userId = callerUserId(caller, 'Personal access tokens belong to a signed-in user.');
     const revoked = isUserId(userId) && isUserId(tokenId) ? await this.tokens.revokePersonalToken(userId, tokenId) : undefined;
     if (!revoked || revoked.count === 0) throw AppError.notFound('personal token');
     await this.notifier.notify(revoked.accessTokenHashes);

@@ -22,36 +22,40 @@ type OAuthHandlers = Pick<
   | 'revokeUserTokens'
 >;
 
-/** gRPC handlers of the OAuth store RPCs (clients, codes, tokens): decode → one service call → encode; no rules. */
+/**
+ * gRPC handlers of the OAuth store RPCs (clients, codes, tokens): decode → one service call →
+ * encode; no rules. The user an app, code or token belongs to is the call's verified caller
+ * (docs/api/foundation.md, "Internal calls"), never a request field.
+ */
 export function oauthHandlers(clients: OAuthClientService, tokens: OAuthTokenService): OAuthHandlers {
   return {
-    async createClient(request) {
+    async createClient(request, ctx) {
+      const owner = ctx.caller.userId;
       const created = await clients.create({
-        ...(request.ownerUserId === undefined ? {} : { ownerUserId: request.ownerUserId }),
+        ...(owner === undefined ? {} : { ownerUserId: owner }),
         name: request.name,
         redirectUris: request.redirectUris,
         confidential: request.confidential,
       });
       return { client: toProtoClient(created.client), clientSecret: created.secret ?? '' };
     },
-    async listClients(request) {
-      return { clients: (await clients.list(request.ownerUserId)).map(toProtoClient) };
+    async listClients(_request, ctx) {
+      return { clients: (await clients.list(ctx.caller.userId)).map(toProtoClient) };
     },
     async getClient(request) {
       return { client: toProtoClient(await clients.get(request.clientId)) };
     },
-    async deleteClient(request) {
-      await clients.delete(request.clientId, request.ownerUserId);
+    async deleteClient(request, ctx) {
+      await clients.delete(request.clientId, ctx.caller.userId);
       return {};
     },
     async verifyClientSecret(request) {
       return { client: toProtoClient(await clients.verifySecret(request.clientId, request.clientSecret)) };
     },
-    async saveAuthorizationCode(request) {
-      const code = await tokens.saveCode({
+    async saveAuthorizationCode(request, ctx) {
+      const code = await tokens.saveCode(ctx.caller, {
         code: request.code,
         clientId: request.clientId,
-        userId: request.userId,
         redirectUri: request.redirectUri,
         scopes: request.scopes,
         codeChallenge: request.codeChallenge,
@@ -66,17 +70,16 @@ export function oauthHandlers(clients: OAuthClientService, tokens: OAuthTokenSer
     async consumeAuthorizationCode(request) {
       return { authorizationCode: toProtoCode(await tokens.consumeCode(request.code, request.clientId)) };
     },
-    async saveTokens(request) {
+    async saveTokens(request, ctx) {
       const refreshToken = nonEmpty(request.refreshToken);
       const refreshExpiresAt = optionalDate(request.refreshExpiresAt);
       const rotatedFromRefresh = nonEmpty(request.rotatedFromRefresh);
-      const saved = await tokens.saveTokens({
+      const saved = await tokens.saveTokens(ctx.caller, {
         accessToken: request.accessToken,
         accessExpiresAt: requiredDate(request.accessExpiresAt),
         ...(refreshToken === undefined ? {} : { refreshToken }),
         ...(refreshExpiresAt === undefined ? {} : { refreshExpiresAt }),
         clientId: request.clientId,
-        ...(request.userId === undefined ? {} : { userId: request.userId }),
         scopes: request.scopes,
         ...(request.authorizationCodeId === undefined ? {} : { authorizationCodeId: request.authorizationCodeId }),
         ...(rotatedFromRefresh === undefined ? {} : { rotatedFromRefresh }),

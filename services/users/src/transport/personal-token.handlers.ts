@@ -6,19 +6,22 @@ import { optionalDate } from './user.mappers.js';
 
 type PersonalTokenHandlers = Pick<ServiceImpl<typeof UsersService>, 'createPersonalToken' | 'listPersonalTokens' | 'revokePersonalToken'>;
 
-/** gRPC handlers of the personal access token RPCs: decode → one service call → encode; no rules. */
+/**
+ * gRPC handlers of the personal access token RPCs: decode → one service call → encode; no rules.
+ * The user is the call's verified caller (docs/api/foundation.md, "Internal calls").
+ */
 export function personalTokenHandlers(personalTokens: PersonalTokenService): PersonalTokenHandlers {
   return {
-    async createPersonalToken(request) {
+    async createPersonalToken(request, ctx) {
       const expiresAt = optionalDate(request.expiresAt);
-      const created = await personalTokens.create({ userId: request.userId, name: request.name, scopes: request.scopes, ...(expiresAt === undefined ? {} : { expiresAt }) });
+      const created = await personalTokens.create(ctx.caller, { name: request.name, scopes: request.scopes, ...(expiresAt === undefined ? {} : { expiresAt }) });
       return { token: created.token, personalToken: toProtoPersonalToken(created.personalToken) };
     },
-    async listPersonalTokens(request) {
-      return { personalTokens: (await personalTokens.list(request.userId)).map(toProtoPersonalToken) };
+    async listPersonalTokens(_request, ctx) {
+      return { personalTokens: (await personalTokens.list(ctx.caller)).map(toProtoPersonalToken) };
     },
-    async revokePersonalToken(request) {
-      await personalTokens.revoke(request.userId, request.tokenId);
+    async revokePersonalToken(request, ctx) {
+      await personalTokens.revoke(ctx.caller, request.tokenId);
       return {};
     },
   };
