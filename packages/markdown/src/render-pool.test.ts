@@ -189,6 +189,24 @@ describe('MarkdownRenderPool', () => {
       }
     }, 60_000);
 
+    it('gives the worker that replaces a stopped one to the slow caller, never the worker left for others', async () => {
+      const shared = new MarkdownRenderPool({ workers: 2, deadlineMs: 300, textsPerCaller: 8 });
+      try {
+        await Promise.all([shared.render('warm', { caller: 'user:x' }), shared.render('up', { caller: 'user:y' })]);
+        const done: string[] = [];
+        const tooSlow = fill('![');
+        const backlog = ['a1', 'a2', 'a3'].map((label) => tracked(shared, done, label, tooSlow, 'user:a'));
+        await vi.waitUntil(() => done.includes('a1'), { timeout: 30_000 });
+        // a's first text was stopped; its next waits for the replacement worker, b's starts at once.
+        await tracked(shared, done, 'b', 'A *small* chapter.', 'user:b');
+        await Promise.all(backlog);
+        expect(done.indexOf('b')).toBeLessThan(done.indexOf('a2'));
+        expect(done.slice(0, 2)).toEqual(['a1', 'b']);
+      } finally {
+        await shared.close();
+      }
+    }, 60_000);
+
     it('lets callers with backlogs take turns', async () => {
       const fair = new MarkdownRenderPool({ workers: 1 });
       try {

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { MAX_HTML_BYTES } from './render.js';
-import type { WorkerReply, WorkerRequest } from './render-protocol.js';
+import { RENDER_THREAD_NICE, type WorkerReply, type WorkerRequest } from './render-protocol.js';
 
 /** Worker threads of a pool when not configured: two texts render at once per process. */
 export const DEFAULT_RENDER_WORKERS = 2;
@@ -103,6 +103,12 @@ interface Slot {
   ready: boolean;
   task?: Task | undefined;
   timer?: NodeJS.Timeout | undefined;
+  /**
+   * The caller whose text was stopped on the worker this one replaces: the new worker counts in
+   * that caller's share while it starts and serves that caller first, so the caller's next text
+   * waits for it instead of taking the worker left for everyone else.
+   */
+  reservedFor?: string | undefined;
 }
 
 /*
@@ -117,7 +123,9 @@ function startWorker(memoryMb: number): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: memoryMb } };
   if (!fromSource) return new Worker(workerUrl, options);
   const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); });`;
+  // Compiling the worker from source is work too: the thread takes its lower priority first (as render.worker.ts does, see thread-priority.ts).
+  const nice = `try { const os = process.getBuiltinModule('node:os'); os.setPriority(Number(process.getBuiltinModule('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), ${RENDER_THREAD_NICE}); } catch {}`;
+  const bootstrap = `${nice} import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
@@ -243,22 +251,33 @@ export class MarkdownRenderPool {
     return Math.max(1, this.workers - 1);
   }
 
+  /** Workers a caller holds: its texts rendering, and replacements starting for it. */
+  #holding(caller: string, queue: CallerQueue): number {
+    let starting = 0;
+    for (const slot of this.#slots) if (!slot.ready && slot.reservedFor === caller) starting++;
+    return queue.held - queue.waiting.length + starting;
+  }
+
   /** Texts that may start now: each caller's waiting texts, up to its free share of workers. */
   #runnable(): number {
     let runnable = 0;
-    for (const queue of this.#callers.values()) runnable += Math.min(queue.waiting.length, Math.max(0, this.workersPerCaller - (queue.held - queue.waiting.length)));
+    for (const [caller, queue] of this.#callers) runnable += Math.min(queue.waiting.length, Math.max(0, this.workersPerCaller - this.#holding(caller, queue)));
     return runnable;
   }
 
   /**
-   * The next text to start: the oldest of the waiting caller whose text started longest ago
-   * (first come among equals), among callers holding fewer than their share of workers.
+   * The next text for `slot`: a text of the caller the slot was started for, if it has one;
+   * otherwise the oldest of the waiting caller whose text started longest ago (first come among
+   * equals), among callers holding fewer than their share of workers.
    */
-  #next(): Task | undefined {
-    let turn: CallerQueue | undefined;
-    for (const queue of this.#callers.values()) {
-      const rendering = queue.held - queue.waiting.length;
-      if (queue.waiting.length > 0 && rendering < this.workersPerCaller && (!turn || queue.lastStarted < turn.lastStarted)) turn = queue;
+  #next(slot: Slot): Task | undefined {
+    const reserved = slot.reservedFor === undefined ? undefined : this.#callers.get(slot.reservedFor);
+    slot.reservedFor = undefined;
+    let turn: CallerQueue | undefined = reserved !== undefined && reserved.waiting.length > 0 ? reserved : undefined;
+    if (!turn) {
+      for (const [caller, queue] of this.#callers) {
+        if (queue.waiting.length > 0 && this.#holding(caller, queue) < this.workersPerCaller && (!turn || queue.lastStarted < turn.lastStarted)) turn = queue;
+      }
     }
     if (!turn) return undefined;
     this.#waiting--;
@@ -271,7 +290,10 @@ export class MarkdownRenderPool {
     let starting = 0;
     for (const slot of this.#slots) {
       if (!slot.ready) starting++;
-      else if (!slot.task && this.#runnable() > 0) this.#start(slot, this.#next()!);
+      else if (!slot.task) {
+        const task = this.#next(slot);
+        if (task) this.#start(slot, task);
+      }
     }
     while (this.#runnable() > starting && this.#slots.size < this.workers) {
       this.#spawn();
@@ -279,8 +301,8 @@ export class MarkdownRenderPool {
     }
   }
 
-  #spawn(): void {
-    const slot: Slot = { worker: startWorker(this.memoryMb), ready: false };
+  #spawn(reservedFor?: string): void {
+    const slot: Slot = { worker: startWorker(this.memoryMb), ready: false, reservedFor };
     this.#slots.add(slot);
     slot.worker.on('message', (reply: WorkerReply) => this.#onReply(slot, reply));
     slot.worker.on('error', (error) => this.#onExit(slot, isOutOfMemory(error) ? this.#tooComplex() : error));
@@ -349,7 +371,10 @@ export class MarkdownRenderPool {
   }
 
   #onDeadline(slot: Slot): void {
+    const caller = slot.task?.caller;
     void this.#retire(slot, new MarkdownLimitError('too_slow', `The Markdown takes too long to render (more than ${this.deadlineMs} ms).`));
+    // The replacement is the slow caller's: its next text waits for it, not for the worker left for others.
+    if (caller !== undefined && this.#callers.get(caller)?.waiting.length) this.#spawn(caller);
     this.#dispatch();
   }
 

@@ -12,3 +12,6 @@ export type WorkerReply =
   | { type: 'ready' }
   | { type: 'done'; id: number; outcome: RenderOutcome }
   | { type: 'failed'; id: number; message: string };
+
+/** The nice value of every render worker thread (docs/api/foundation.md, "Markdown"). */
+export const RENDER_THREAD_NICE = 10;

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { renderHtml } from './render.js';
-import type { WorkerReply, WorkerRequest } from './render-protocol.js';
+import { RENDER_THREAD_NICE, type WorkerReply, type WorkerRequest } from './render-protocol.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
 /*
  * A render worker of MarkdownRenderPool (render-pool.ts): renders one text at a time, off the
@@ -9,6 +10,8 @@ import type { WorkerReply, WorkerRequest } from './render-protocol.js';
  */
 const port = parentPort;
 if (!port) throw new Error('render.worker.ts runs only as a worker thread of MarkdownRenderPool');
+// Rendering yields the CPU to the threads that answer requests: one caller's slow texts cannot starve everyone else's calls.
+lowerThreadPriority(RENDER_THREAD_NICE);
 
 port.on('message', (request: WorkerRequest) => {
   let reply: WorkerReply;
