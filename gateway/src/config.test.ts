@@ -23,6 +23,7 @@ describe('loadGatewayConfig', () => {
       grpcDeadlineMs: 5000,
       shutdownGraceMs: 10000,
       rateLimit: { windowMs: 300_000, tokenMax: 1000, anonymousMax: 60 },
+      callerShare: { inFlight: 4, waiting: 64, bytesPerSecond: 8 * 1024 * 1024 },
       credentials: { addressMax: 20, addressWindowMs: 60_000, signInMax: 5, signInWindowMs: 900_000 },
       tokenCache: { size: 10_000, ttlMs: 60_000 },
       trustProxy: false,

@@ -1,4 +1,5 @@
 import { envFlag, grpcTlsEnv, grpcTlsSettings, internalAuthEnv, internalAuthSettings, isolationEnv, kafkaEnv, kafkaSettings, loadConfig, metricsEnv, redisEnv, redisSettings, refineGrpcTlsEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
+import { CALLER_SHARE_DEFAULTS } from '@inkwell/limits';
 import { z } from 'zod';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'expected host:port');
@@ -34,6 +35,9 @@ export const gatewayEnvSchema = z
     RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(300),
     RATE_LIMIT_TOKEN_MAX: positiveInt.default(1_000),
     RATE_LIMIT_ANONYMOUS_MAX: positiveInt.default(60),
+    CALLER_IN_FLIGHT_MAX: positiveInt.default(CALLER_SHARE_DEFAULTS.inFlight),
+    CALLER_WAITING_MAX: positiveInt.default(CALLER_SHARE_DEFAULTS.waiting),
+    CALLER_BYTES_PER_SECOND: positiveInt.default(CALLER_SHARE_DEFAULTS.bytesPerSecond),
     CREDENTIALS_ADDRESS_MAX: positiveInt.default(20),
     CREDENTIALS_ADDRESS_WINDOW_SECONDS: positiveInt.default(60),
     SIGN_IN_ADDRESS_LOGIN_MAX: positiveInt.default(5),
@@ -77,6 +81,8 @@ export const gatewayEnvSchema = z
     grpcDeadlineMs: env.GRPC_DEADLINE_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1_000, tokenMax: env.RATE_LIMIT_TOKEN_MAX, anonymousMax: env.RATE_LIMIT_ANONYMOUS_MAX },
+    /** Each caller's share of one gateway process (docs/api/auth.md, "Rate limits"). */
+    callerShare: { inFlight: env.CALLER_IN_FLIGHT_MAX, waiting: env.CALLER_WAITING_MAX, bytesPerSecond: env.CALLER_BYTES_PER_SECOND },
     credentials: {
       addressMax: env.CREDENTIALS_ADDRESS_MAX,
       addressWindowMs: env.CREDENTIALS_ADDRESS_WINDOW_SECONDS * 1_000,

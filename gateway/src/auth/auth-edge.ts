@@ -20,9 +20,11 @@ import { registerAccountPages } from '../authserver/pages/signin.page.js';
 import { VisitorCsrfKey } from '../authserver/pages/visitor-csrf.js';
 import { createBearerAuthPolicy } from '../eg/policies/bearer-auth.policy.js';
 import { createBenchNoAuthPolicy } from '../eg/policies/bench-noauth.policy.js';
+import { createCallerSharePolicy } from '../eg/policies/caller-share.policy.js';
 import { createRateLimitPolicy } from '../eg/policies/rate-limit.policy.js';
 import { createRequireAuthPolicy } from '../eg/policies/require-auth.policy.js';
 import { CredentialThrottle } from '../ratelimit/credential.throttle.js';
+import { CallerGate } from '../ratelimit/caller-gate.js';
 import { FixedWindowLimiter } from '../ratelimit/fixed-window.limiter.js';
 import { AccessTokenResolver } from './access-token.resolver.js';
 import { subscribeToRevocations } from './revocation.subscriber.js';
@@ -39,7 +41,7 @@ export interface AuthEdgeDeps {
 
 /** The authentication side of the gateway, assembled. */
 export interface AuthEdge {
-  /** The policies of gateway.config.yml's pipelines that come before api-dispatch: bearer-auth, rate-limit, require-auth, bench-noauth. */
+  /** The policies of gateway.config.yml's pipelines that come before api-dispatch: bearer-auth, rate-limit, require-auth, caller-share, bench-noauth. */
   readonly policies: readonly EgPolicy[];
   /** Registers the OAuth endpoints and the pages on express-gateway's app (after request-context). */
   registerRoutes(app: EgApp): void;
@@ -91,6 +93,7 @@ export function createAuthEdge({ config, users, redis, registry, logger }: AuthE
       createBearerAuthPolicy({ resolver, limiter, tokenLimit: config.rateLimit.tokenMax, anonymousLimit: config.rateLimit.anonymousMax, trustProxy: config.trustProxy }),
       createRateLimitPolicy({ limiter, logger, failOpen }),
       createRequireAuthPolicy(logger),
+      createCallerSharePolicy(new CallerGate(config.callerShare)),
       createBenchNoAuthPolicy(config.benchNoAuth),
     ],
     registerRoutes(app) {

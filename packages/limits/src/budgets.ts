@@ -54,3 +54,9 @@ export interface BatchPage<T> {
   items: T[];
   deferred: string[];
 }
+
+/**
+ * Each caller's share of one gateway process by default (docs/api/auth.md, "Rate limits"):
+ * requests worked on at once, requests waiting in line, and bytes of answers per second.
+ */
+export const CALLER_SHARE_DEFAULTS = { inFlight: 4, waiting: 64, bytesPerSecond: 8 * 1024 * 1024 } as const;

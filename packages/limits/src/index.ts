@@ -36,4 +36,4 @@ export function normaliseBlogTag(tag: string): string {
   return tag.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-export { approximateBytes, BATCH_ANSWER_MAX_BYTES, type BatchPage, countWithinBudget, DOCUMENT_MAX_BYTES, ITEM_OVERHEAD_BYTES, LIST_PAGE_MAX_BYTES } from './budgets.js';
+export { approximateBytes, BATCH_ANSWER_MAX_BYTES, type BatchPage, CALLER_SHARE_DEFAULTS, countWithinBudget, DOCUMENT_MAX_BYTES, ITEM_OVERHEAD_BYTES, LIST_PAGE_MAX_BYTES } from './budgets.js';

@@ -1,4 +1,5 @@
 import { cpus, loadavg } from 'node:os';
+import { CALLER_SHARE_DEFAULTS } from '@inkwell/limits';
 import { createTestUser, eventually, type TestUser } from '@inkwell/testing';
 import { quantile } from '../load.runner.js';
 import { migrateSchemas } from '../seed.runner.js';
@@ -93,7 +94,8 @@ function summary(result: LoopResult): { p50: number; p95: number; p99: number; c
 
 /**
  * One abusive account against everyone else (issue 22), through the gateway with the bench's
- * lifted rate limits (so what is measured is the budgets themselves, not the rate limiter):
+ * lifted rate limits (so what is measured is the budgets themselves, not the rate limiter) and
+ * each caller's share of the gateway as deployed:
  * 1. render flood: the abuser keeps 8 chapter writes of Markdown that takes its whole render
  *    deadline in flight, without backing off; another account writes small chapters one after
  *    another: p95 ≤ 500 ms and no 5xx;
@@ -104,6 +106,12 @@ function summary(result: LoopResult): { p50: number; p95: number; p99: number; c
 export const abuseSuite: Suite = {
   name: 'abuse',
   dataSet: 'one account flooding slow Markdown and 1 MiB descriptions while others write and browse (made through the API; any database)',
+  // Each caller's share of the gateway as deployed (the runner lifts it for the other suites).
+  systemEnv: {
+    CALLER_IN_FLIGHT_MAX: String(CALLER_SHARE_DEFAULTS.inFlight),
+    CALLER_WAITING_MAX: String(CALLER_SHARE_DEFAULTS.waiting),
+    CALLER_BYTES_PER_SECOND: String(CALLER_SHARE_DEFAULTS.bytesPerSecond),
+  },
 
   async prepare(databaseUrl) {
     migrateSchemas(databaseUrl);
@@ -142,7 +150,7 @@ export const abuseSuite: Suite = {
 
     const verdict = (p95: number, target: number, serverErrors: number) => (p95 <= target && serverErrors === 0 ? 'met' : '**MISSED**');
     return [
-      `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}); the load generator, gateway, services, Postgres, Redis, Kafka and OpenSearch all on it. Each scenario: the abusive account keeps ${FLOOD_IN_FLIGHT} requests in flight (no back-off, rate limits lifted as in every suite) while one other account sends one request at a time; ${MEASURE_SECONDS} s measured after ${WARMUP_SECONDS} s of flood.`,
+      `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}); the load generator, gateway, services, Postgres, Redis, Kafka and OpenSearch all on it. Each scenario: the abusive account keeps ${FLOOD_IN_FLIGHT} requests in flight (no back-off; rate limits lifted as in every suite, each caller's share of the gateway at its defaults) while one other account sends one request at a time; ${MEASURE_SECONDS} s measured after ${WARMUP_SECONDS} s of flood.`,
       '',
       '| scenario | measured requests | p50 ms | p95 ms | p99 ms | measured answers | abusive answers | load avg | target |',
       '|---|---|---|---|---|---|---|---|---|',
