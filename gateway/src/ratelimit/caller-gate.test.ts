@@ -65,3 +65,18 @@ describe('CallerGate', () => {
     }
   });
 });
+
+describe('CallerGate waiting', () => {
+  it('refuses a request that waited its longest in line', async () => {
+    vi.useFakeTimers();
+    try {
+      const gate = new CallerGate({ inFlight: 1, waiting: 10, bytesPerSecond: Number.MAX_SAFE_INTEGER, maxWaitMs: 1_000 });
+      await gate.enter('u:1', open());
+      const waiting = gate.enter('u:1', open());
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(await waiting).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

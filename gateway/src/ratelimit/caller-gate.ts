@@ -6,9 +6,14 @@ export interface CallerGateOptions {
   readonly waiting: number;
   /** Bytes of answers one caller may take from this process per second, on average. */
   readonly bytesPerSecond: number;
+  /** Longest a request waits in line before it is refused (default 30 s). */
+  readonly maxWaitMs?: number;
   /** The clock (tests pass their own). */
   readonly now?: () => number;
 }
+
+/** Longest a request waits in its caller's line when not configured. */
+const DEFAULT_MAX_WAIT_MS = 30_000;
 
 interface Waiter {
   readonly start: () => void;
@@ -45,8 +50,8 @@ export class CallerGate {
 
   /**
    * A turn for a request of `caller`: resolves with its release when the request may start;
-   * undefined at once when the caller's line is full. `gone` aborts a request still waiting (its
-   * client left): it leaves the line without a turn.
+   * undefined at once when the caller's line is full, and after `maxWaitMs` in line. `gone`
+   * aborts a request still waiting (its client left): it leaves the line without a turn.
    */
   enter(caller: string, gone: AbortSignal): Promise<Release | undefined> {
     const line = this.#line(caller);
@@ -58,17 +63,22 @@ export class CallerGate {
     return new Promise((resolve) => {
       const waiter: Waiter = {
         start: () => {
+          clearTimeout(expiry);
           gone.removeEventListener('abort', leave);
           line.running++;
           resolve(this.#release(caller, line));
         },
       };
       const leave = (): void => {
+        clearTimeout(expiry);
+        gone.removeEventListener('abort', leave);
         const index = line.waiting.indexOf(waiter);
         if (index !== -1) line.waiting.splice(index, 1);
         this.#settle(caller, line);
         resolve(undefined);
       };
+      // No request waits without end, whatever holds its line.
+      const expiry = setTimeout(leave, this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
       line.waiting.push(waiter);
       gone.addEventListener('abort', leave, { once: true });
       this.#pump(caller, line);

@@ -39,7 +39,7 @@ export interface RpcOptions {
 
 /** The RPC options of a request: its caller and, when the client may go away, its signal. */
 function rpcOptions(request: ApiRequest): RpcOptions {
-  return request.signal === undefined ? rpcOptions(request) : { caller: request.caller, signal: request.signal };
+  return request.signal === undefined ? { caller: request.caller } : { caller: request.caller, signal: request.signal };
 }
 
 /** The backend call of a route, e.g. `(request, options) => stories.getStory(request, options)`. */

@@ -3,8 +3,8 @@ import { AppError, ErrorCode } from '@inkwell/errors';
 import { MAX_HTML_BYTES } from './render.js';
 import { RENDER_THREAD_NICE, type WorkerReply, type WorkerRequest } from './render-protocol.js';
 
-/** Worker threads of a pool when not configured: two texts render at once per process. */
-export const DEFAULT_RENDER_WORKERS = 2;
+/** Worker threads of a pool when not configured: three texts render at once per process, at most two of one caller. */
+export const DEFAULT_RENDER_WORKERS = 3;
 /** Longest one text may render, in milliseconds, when not configured (docs/api/foundation.md, "Markdown"). */
 export const DEFAULT_RENDER_DEADLINE_MS = 2_000;
 /**

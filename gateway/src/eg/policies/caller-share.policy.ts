@@ -24,6 +24,8 @@ export function createCallerSharePolicy(gate: CallerGate): EgPolicy {
       }
       const gone = new AbortController();
       res.once('close', () => gone.abort());
+      // A turn may come in a later tick: anything the pipeline throws from there is passed on
+      // with next(error), as express does for what a policy throws synchronously.
       void gate.enter(caller, gone.signal).then((release) => {
         if (release === undefined) {
           if (gone.signal.aborted) return;
@@ -35,7 +37,11 @@ export function createCallerSharePolicy(gate: CallerGate): EgPolicy {
           return;
         }
         res.once('close', () => release(Number(res.getHeader('content-length')) || 0));
-        next();
+        try {
+          next();
+        } catch (error) {
+          next(error);
+        }
       });
     },
   };
