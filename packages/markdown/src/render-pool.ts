@@ -287,10 +287,12 @@ export class MarkdownRenderPool {
 
   /** Gives waiting texts to idle workers, and starts workers for the rest (up to the size). */
   #dispatch(): void {
+    // Workers starting for no one in particular; one started for a caller counts in its share.
     let starting = 0;
     for (const slot of this.#slots) {
-      if (!slot.ready) starting++;
-      else if (!slot.task) {
+      if (!slot.ready) {
+        if (slot.reservedFor === undefined) starting++;
+      } else if (!slot.task) {
         const task = this.#next(slot);
         if (task) this.#start(slot, task);
       }
