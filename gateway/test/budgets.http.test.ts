@@ -83,6 +83,22 @@ describe('byte budgets (docs/api/foundation.md, "Byte budgets")', () => {
     await expectStatus(200, client.call('GET', '/stories?page[size]=100'));
   });
 
+  it("pages chapters with 1 MiB authors' notes, and includes every one of them in a story, within the budgets", async () => {
+    const story = (await expectStatus(201, client.call('POST', '/stories', { token: author.token, body: { data: { type: 'story', attributes: { title: 'Long notes' } } } }))).body.data!.id;
+    const chapters: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const body = { data: { type: 'chapter', attributes: { title: `Noted ${i}`, content: 'A few words.', authors_note: LONG_TEXT, published: true } } };
+      chapters.push((await expectStatus(201, client.call('POST', `/stories/${story}/chapters`, { token: author.token, body }))).body.data!.id);
+    }
+    await expectStatus(200, client.call('PATCH', `/stories/${story}`, { token: author.token, body: { data: { type: 'story', id: story, attributes: { published: true } } } }));
+    const { pages, items } = await walk(`/stories/${story}/chapters?page[size]=100`, reader.token);
+    expect(pages.length).toBe(3);
+    expect(items.map((chapter) => chapter.id)).toEqual(chapters);
+    // Two notes fill a batch answer: the gateway asks again for the chapter it deferred.
+    const withChapters = await expectStatus(200, client.call('GET', `/stories/${story}?include=chapters`, { token: reader.token }));
+    expect((withChapters.body.included ?? []).map((chapter) => chapter.id)).toEqual(chapters);
+  });
+
   it("pages a user's shelves of 1 MiB descriptions within the budget", async () => {
     const shelves = [];
     for (let i = 0; i < 3; i++) shelves.push(await createShelf(author, { name: `Shelf ${i}`, description: LONG_TEXT, privacy: 'public' }));

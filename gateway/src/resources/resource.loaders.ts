@@ -22,8 +22,8 @@ export interface ResourceLoadersDeps {
  * The batch loader of every includable type (one entry per type): each fetches the ids it is
  * given with one batch RPC, as the caller (the backend applies visibility and leaves out what
  * the caller may not see), and again for ids an answer deferred to keep within its byte budget
- * (docs/api/foundation.md, "Byte budgets"). Chapters come without content and tags are small:
- * their answers never defer.
+ * (docs/api/foundation.md, "Byte budgets"). Chapters come without content (their authors' notes
+ * count); tags are small and their answers never defer.
  */
 export function createResourceLoaders({ users, stories, bookshelves, links }: ResourceLoadersDeps): ResourceLoaders {
   return {
@@ -37,7 +37,11 @@ export function createResourceLoaders({ users, stories, bookshelves, links }: Re
         const answer = await stories.batchGetStories({ ids: wanted }, { caller });
         return { items: answer.stories, deferredIds: answer.deferredIds };
       })).map((story) => toStoryResource(story, links)),
-    chapter: async (ids, { caller }) => (await stories.batchGetChapters({ ids: [...ids] }, { caller })).chapters.map((chapter) => toChapterResource(chapter, links)),
+    chapter: async (ids, { caller, allowance }) =>
+      (await loadAllBatches(ids, allowance, async (wanted) => {
+        const answer = await stories.batchGetChapters({ ids: wanted }, { caller });
+        return { items: answer.chapters, deferredIds: answer.deferredIds };
+      })).map((chapter) => toChapterResource(chapter, links)),
     tag: async (ids, { caller }) => (await stories.batchGetTags({ ids: [...ids] }, { caller })).tags.map(toTagResource),
     bookshelf: async (ids, { caller, allowance }) =>
       (await loadAllBatches(ids, allowance, async (wanted) => {

@@ -19,7 +19,7 @@ export interface Chapter {
 }
 
 /**
- * Most chapter text (content plus content_html, in UTF-8 bytes) one page of a chapter list
+ * Most chapter text (content, authors_note and their HTML, in UTF-8 bytes) one page of a chapter list
  * carries when it includes content: 16 MiB, as a page of private messages (docs/api/stories.md).
  * A page stops before the chapter that would exceed it; the first chapter is always returned.
  */

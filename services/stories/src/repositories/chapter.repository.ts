@@ -1,11 +1,15 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
 import { AppError } from '@inkwell/errors';
+import { ITEM_OVERHEAD_BYTES, LIST_PAGE_MAX_BYTES } from '@inkwell/limits';
 import { budgetedPage, budgetedPageSql, withPgErrors, withTransaction, type BudgetedRow } from '@inkwell/pg';
 import type { Chapter } from '../domain/chapter.js';
 import type { Story } from '../domain/story.js';
 import { chapterCreated, chapterDeleted, chapterUpdated, snapshotChanged, storyUpdated } from '../events/story.events.js';
 import { chapterColumns, lockStory, readStory, refreshStoryTotals, toChapter, type ChapterRow, type Tx } from './story.rows.js';
+
+/** SQL of a chapter row's author's-note bytes (the note and its HTML), for byte budgets. */
+const NOTE_BYTES = 'octet_length(authors_note) + octet_length(authors_note_html)';
 
 /** A chapter together with what visibility rules need to know about its story. */
 export interface ChapterInStory {
@@ -60,17 +64,24 @@ export class ChapterRepository {
     });
   }
 
-  /** The chapters with these ids that exist (without content), in the order of `ids`. */
-  async findByIds(ids: readonly string[]): Promise<ChapterInStory[]> {
-    if (ids.length === 0) return [];
+  /**
+   * The chapters with these (unique) ids that exist (without content), in the order of `ids`,
+   * from the first as far as `budgetBytes` of authors' notes allows (docs/api/foundation.md,
+   * "Byte budgets"); `covered` is how many of `ids` the answer accounts for.
+   */
+  async findByIds(ids: readonly string[], budgetBytes: number): Promise<{ chapters: ChapterInStory[]; covered: number }> {
+    if (ids.length === 0) return { chapters: [], covered: 0 };
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<ChapterStoryRow>(
-        `SELECT ${chapterColumns(false)}, s.author_id, s.published AS story_published
-         FROM chapters c JOIN stories s ON s.id = c.story_id WHERE c.id = ANY($1::bigint[])`,
-        [ids],
+      const { rows } = await this.pool.query<ChapterStoryRow & BudgetedRow & { ord: string }>(
+        budgetedPageSql(
+          `SELECT ${chapterColumns(false)}, s.author_id, s.published AS story_published, w.ord
+             FROM unnest($1::bigint[]) WITH ORDINALITY AS w(wanted, ord) JOIN chapters c ON c.id = w.wanted JOIN stories s ON s.id = c.story_id`,
+          { bytes: `${NOTE_BYTES} + ${ITEM_OVERHEAD_BYTES}`, order: 'ord', budgetParam: '$2' },
+        ),
+        [ids, budgetBytes],
       );
-      const byId = new Map(rows.map((row) => [String(row.id), toChapterInStory(row)]));
-      return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+      const page = budgetedPage(rows, rows.length);
+      return { chapters: page.rows.map(toChapterInStory), covered: page.more ? Number(rows.at(-1)!.ord) : ids.length };
     });
   }
 
@@ -78,22 +89,21 @@ export class ChapterRepository {
    * A page of the chapters of story `storyId` in chapter order, drafts only when `withDrafts`,
    * starting after chapter number `afterNumber`; `limit + 1` rows are read so the caller knows
    * whether more follow. With `textBudgetBytes`, the chapters come with their content and the
-   * page ends before the chapter whose text (content plus content_html) would bring the page's
-   * total over the budget (the first chapter always stays; see budgetedPageSql).
+   * page ends before the chapter whose text (content, authors' notes and their HTML) would bring
+   * the page's total over that budget; without, the page keeps to the list page budget of its
+   * authors' notes (the first chapter always stays; see budgetedPageSql).
    */
   async listByStory(storyId: string, withDrafts: boolean, limit: number, afterNumber: number | undefined, textBudgetBytes?: number): Promise<{ chapters: Chapter[]; more: boolean }> {
     return withPgErrors(async () => {
       const params = [storyId, withDrafts, afterNumber ?? 0, limit + 1];
-      const page = `SELECT ${chapterColumns(textBudgetBytes !== undefined)} FROM chapters c
+      const withContent = textBudgetBytes !== undefined;
+      const page = `SELECT ${chapterColumns(withContent)} FROM chapters c
          WHERE c.story_id = $1 AND (c.published OR $2) AND c.chapter_number > $3
          ORDER BY c.chapter_number LIMIT $4`;
-      if (textBudgetBytes === undefined) {
-        const { rows } = await this.pool.query<ChapterRow>(page, params);
-        return { chapters: rows.slice(0, limit).map(toChapter), more: rows.length > limit };
-      }
+      const bytes = withContent ? `octet_length(content) + octet_length(content_html) + ${NOTE_BYTES}` : `${NOTE_BYTES} + ${ITEM_OVERHEAD_BYTES}`;
       const { rows } = await this.pool.query<ChapterRow & BudgetedRow>(
-        budgetedPageSql(page, { bytes: 'octet_length(content) + octet_length(content_html)', order: 'chapter_number', budgetParam: '$5' }),
-        [...params, textBudgetBytes],
+        budgetedPageSql(page, { bytes, order: 'chapter_number', budgetParam: '$5' }),
+        [...params, textBudgetBytes ?? LIST_PAGE_MAX_BYTES],
       );
       const kept = budgetedPage(rows, limit);
       return { chapters: kept.rows.map(toChapter), more: kept.more };

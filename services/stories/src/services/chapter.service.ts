@@ -1,4 +1,5 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
+import { BATCH_ANSWER_MAX_BYTES, type BatchPage } from '@inkwell/limits';
 import type { Logger } from '@inkwell/logging';
 import { renderMarkdownFields } from '@inkwell/markdown';
 import { CHAPTER_PAGE_TEXT_BUDGET_BYTES, countWords, type Chapter } from '../domain/chapter.js';
@@ -72,10 +73,15 @@ export class ChapterService {
     return { chapters, nextAfter: more && last ? encodePosition({ sort: CHAPTER_ORDER, key: String(last.chapterNumber), id: last.id }) : '' };
   }
 
-  /** The visible chapters among `ids` (without content), in their order. */
-  async batchGetChapters(ids: readonly string[], viewer: Viewer): Promise<Chapter[]> {
-    const found = await this.chapters.findByIds(batchIds(ids));
-    return found.filter((item) => accessOf(item, viewer) === 'visible').map((item) => item.chapter);
+  /**
+   * The visible chapters among `ids` (without content), in their order. The answer stops within
+   * its byte budget and names the ids it did not read as `deferred` (docs/api/foundation.md,
+   * "Byte budgets").
+   */
+  async batchGetChapters(ids: readonly string[], viewer: Viewer): Promise<BatchPage<Chapter>> {
+    const wanted = [...new Set(batchIds(ids))];
+    const { chapters, covered } = await this.chapters.findByIds(wanted, BATCH_ANSWER_MAX_BYTES);
+    return { items: chapters.filter((item) => accessOf(item, viewer) === 'visible').map((item) => item.chapter), deferred: wanted.slice(covered) };
   }
 
   /**

@@ -116,7 +116,8 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
       return { chapters: page.chapters.map(toProtoChapter), nextAfter: page.nextAfter };
     },
     async batchGetChapters(request, ctx) {
-      return { chapters: (await chapters.batchGetChapters(request.ids, ctx.caller)).map(toProtoChapter) };
+      const page = await chapters.batchGetChapters(request.ids, ctx.caller);
+      return { chapters: page.items.map(toProtoChapter), deferredIds: page.deferred };
     },
     async getChapter(request, ctx) {
       return { chapter: toProtoChapter(await chapters.getChapter(request.id, request.includeContent, ctx.caller)) };
