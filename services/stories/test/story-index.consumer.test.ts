@@ -135,7 +135,8 @@ describe('rebuilding the search index while stories change', () => {
 
   it('ends equal to a recount from Postgres', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 150; i++) ids.push((await makeStory(h.pool, { title: `Tamarind ${i}`, numLikes: i % 7 })).id);
+    // Enough stories that a rebuild outlasts 20 changes even on an idle machine (150 did not always; 1,000 gave 38-44).
+    for (let i = 0; i < 1000; i++) ids.push((await makeStory(h.pool, { title: `Tamarind ${i}`, numLikes: i % 7 })).id);
     await h.rebuildIndex();
     // Changes keep coming (each written to the index as the consumer would) while a rebuild runs.
     let writing = true;
