@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, grpcHealthEnv, grpcTlsEnv, grpcTlsSettings, loadConfig, refineGrpcTlsEnv } from './index.js';
+import { configProblems, grpcHealthEnv, grpcTlsEnv, grpcTlsSettings, loadConfig, refineGrpcTlsEnv } from './index.js';
 
 const schema = z.object({ ...grpcTlsEnv, ...grpcHealthEnv }).superRefine(refineGrpcTlsEnv);
 const folder = mkdtempSync(join(tmpdir(), 'inkwell-grpc-tls-config-'));
@@ -22,15 +22,7 @@ const other = selfSigned('other');
 const notPem = join(folder, 'not.pem');
 writeFileSync(notPem, 'hello\n');
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(schema, env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problems = (env: Record<string, string>): string[] => configProblems(schema, env);
 
 describe('grpcTlsEnv', () => {
   it('is plaintext without a health port by default, as locally', () => {

@@ -19,11 +19,17 @@ export class ConfigError extends Error {
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const name = issue.path.map(String).join('.') || '(environment)';
-    return `${name}: ${issue.message}`;
-  });
-  throw new ConfigError(problems);
+  throw new ConfigError(problemsOf(result.error));
+}
+
+/** What {@link loadConfig} would report about `env`, one line per bad variable; empty when it is accepted. */
+export function configProblems(schema: z.ZodType, env: NodeJS.ProcessEnv): string[] {
+  const result = schema.safeParse(env);
+  return result.success ? [] : problemsOf(result.error);
+}
+
+function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(environment)'}: ${issue.message}`);
 }
 
 /**

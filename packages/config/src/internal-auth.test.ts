@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, internalAuthEnv, internalAuthSettings, loadConfig } from './index.js';
+import { configProblems, internalAuthEnv, internalAuthSettings, loadConfig } from './index.js';
 
 const schema = z.object({ ...internalAuthEnv });
 const gateway = generateKeyPairSync('ed25519');
@@ -17,15 +17,7 @@ const trusted = JSON.stringify({
   users: [{ kid: 'users-1', publicKey: pem(users.publicKey, 'spki') }],
 });
 
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(schema, env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+const problems = (env: Record<string, string>): string[] => configProblems(schema, env);
 
 describe('internalAuthEnv', () => {
   it('parses the private key, its id and every trusted key of every issuer', () => {

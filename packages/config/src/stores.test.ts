@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, databaseEnv, kafkaEnv, kafkaSettings, loadConfig, metricsEnv, redisEnv, redisSettings, refineKafkaEnv, refineRedisEnv } from './index.js';
+import { configProblems, databaseEnv, kafkaEnv, kafkaSettings, loadConfig, metricsEnv, redisEnv, redisSettings, refineKafkaEnv, refineRedisEnv } from './index.js';
 
 const kafka = z.object(kafkaEnv).superRefine(refineKafkaEnv);
 const redis = z.object(redisEnv).superRefine(refineRedisEnv);
@@ -13,15 +13,6 @@ writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE--
 const passwordFile = join(folder, 'password');
 writeFileSync(passwordFile, 's3cret\n');
 
-function problems(schema: z.ZodType, env: Record<string, string>): string[] {
-  try {
-    loadConfig(schema, env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('kafkaEnv', () => {
   it('is plaintext without authentication by default, as locally', () => {
@@ -39,13 +30,13 @@ describe('kafkaEnv', () => {
   });
 
   it('refuses incomplete or contradictory settings, naming each variable', () => {
-    expect(problems(kafka, { KAFKA_SASL_MECHANISM: 'gssapi' })[0]).toMatch(/^KAFKA_SASL_MECHANISM:/);
-    expect(problems(kafka, { KAFKA_SASL_MECHANISM: 'plain' }).map((line) => line.split(':')[0]).sort()).toEqual(['KAFKA_SASL_PASSWORD', 'KAFKA_SASL_USERNAME']);
-    expect(problems(kafka, { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_PASSWORD_FILE: passwordFile })).toEqual(['KAFKA_SASL_PASSWORD: set exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE']);
-    expect(problems(kafka, { KAFKA_SASL_USERNAME: 'u' })).toEqual(['KAFKA_SASL_USERNAME: needs KAFKA_SASL_MECHANISM']);
-    expect(problems(kafka, { KAFKA_SSL_CA_FILE: caFile })).toEqual(['KAFKA_SSL_CA_FILE: needs KAFKA_SSL=true']);
-    expect(problems(kafka, { KAFKA_SSL: 'yes' })[0]).toMatch(/^KAFKA_SSL:/);
-    expect(problems(kafka, { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: join(folder, 'missing.pem') })[0]).toMatch(/^KAFKA_SSL_CA_FILE: cannot read .*missing\.pem: ENOENT$/);
+    expect(configProblems(kafka, { KAFKA_SASL_MECHANISM: 'gssapi' })[0]).toMatch(/^KAFKA_SASL_MECHANISM:/);
+    expect(configProblems(kafka, { KAFKA_SASL_MECHANISM: 'plain' }).map((line) => line.split(':')[0]).sort()).toEqual(['KAFKA_SASL_PASSWORD', 'KAFKA_SASL_USERNAME']);
+    expect(configProblems(kafka, { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p', KAFKA_SASL_PASSWORD_FILE: passwordFile })).toEqual(['KAFKA_SASL_PASSWORD: set exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE']);
+    expect(configProblems(kafka, { KAFKA_SASL_USERNAME: 'u' })).toEqual(['KAFKA_SASL_USERNAME: needs KAFKA_SASL_MECHANISM']);
+    expect(configProblems(kafka, { KAFKA_SSL_CA_FILE: caFile })).toEqual(['KAFKA_SSL_CA_FILE: needs KAFKA_SSL=true']);
+    expect(configProblems(kafka, { KAFKA_SSL: 'yes' })[0]).toMatch(/^KAFKA_SSL:/);
+    expect(configProblems(kafka, { KAFKA_SSL: 'true', KAFKA_SSL_CA_FILE: join(folder, 'missing.pem') })[0]).toMatch(/^KAFKA_SSL_CA_FILE: cannot read .*missing\.pem: ENOENT$/);
   });
 });
 
@@ -57,8 +48,8 @@ describe('redisEnv', () => {
 
   it('reads the CA bundle of a rediss:// server, and refuses one without TLS', () => {
     expect(redisSettings(loadConfig(redis, { REDIS_URL: 'rediss://u:p@redis:6380', REDIS_TLS_CA_FILE: caFile }))).toEqual({ url: 'rediss://u:p@redis:6380', tlsCa: expect.stringContaining('BEGIN CERTIFICATE') });
-    expect(problems(redis, { REDIS_URL: 'redis://redis:6379', REDIS_TLS_CA_FILE: caFile })).toEqual(['REDIS_TLS_CA_FILE: needs a rediss:// REDIS_URL']);
-    expect(problems(redis, { REDIS_URL: 'http://redis:6379' })[0]).toMatch(/^REDIS_URL:/);
+    expect(configProblems(redis, { REDIS_URL: 'redis://redis:6379', REDIS_TLS_CA_FILE: caFile })).toEqual(['REDIS_TLS_CA_FILE: needs a rediss:// REDIS_URL']);
+    expect(configProblems(redis, { REDIS_URL: 'http://redis:6379' })[0]).toMatch(/^REDIS_URL:/);
   });
 });
 
@@ -67,6 +58,6 @@ describe('databaseEnv and metricsEnv', () => {
     const schema = z.object({ ...databaseEnv, ...metricsEnv('USERS', 9151) });
     expect(loadConfig(schema, { DATABASE_URL: 'postgres://inkwell_users@db/inkwell' })).toEqual({ DATABASE_URL: 'postgres://inkwell_users@db/inkwell', DATABASE_POOL_SIZE: 10, USERS_METRICS_PORT: 9151 });
     expect(loadConfig(schema, { DATABASE_URL: 'postgres://a@db/x', DATABASE_MIGRATION_URL: 'postgres://b@db/x', USERS_METRICS_PORT: '0' })).toMatchObject({ DATABASE_MIGRATION_URL: 'postgres://b@db/x', USERS_METRICS_PORT: 0 });
-    expect(problems(schema, { DATABASE_URL: 'postgres://a@db/x', DATABASE_MIGRATION_URL: 'mysql://b@db/x' })[0]).toMatch(/^DATABASE_MIGRATION_URL:/);
+    expect(configProblems(schema, { DATABASE_URL: 'postgres://a@db/x', DATABASE_MIGRATION_URL: 'mysql://b@db/x' })[0]).toMatch(/^DATABASE_MIGRATION_URL:/);
   });
 });

@@ -63,21 +63,6 @@ export class StoryRepository {
     });
   }
 
-  /** The stories with these ids that exist, in the order of `ids` (duplicates once). */
-  async findByIds(ids: readonly string[], draftsOf: string | null): Promise<Story[]> {
-    if (ids.length === 0) return [];
-    return withPgErrors(async () => {
-      // A named statement: planned once per connection, which saves more than the query takes.
-      const { rows } = await this.pool.query<StoryRow>({
-        name: 'stories.read-many',
-        text: `SELECT ${storyColumns('$2')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = ANY($1::bigint[])`,
-        values: [ids, draftsOf],
-      });
-      const byId = new Map(rows.map((row) => [String(row.id), toStory(row)]));
-      return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
-    });
-  }
-
   /**
    * The stories of `ids` that exist, in that order, from the first as far as `budgetBytes` of
    * description text (plus a fixed cost per story) allows, never fewer than one
