@@ -9,3 +9,4 @@ export { createTestUser, createAppToken, type TestUser, type TestUserOptions, ty
 export { createTestTopics, type TestTopics } from './test-topics.js';
 export { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from './markdown.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { callCode } from './call-code.js';

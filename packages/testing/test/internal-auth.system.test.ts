@@ -11,6 +11,7 @@ import { BOOKSHELVES_ISSUERS } from '../../../services/bookshelves/src/transport
 import { MESSAGING_ISSUERS } from '../../../services/messaging/src/transport/issuers.policy.js';
 import { STORIES_ISSUERS } from '../../../services/stories/src/transport/issuers.policy.js';
 import { USERS_ISSUERS } from '../../../services/users/src/transport/issuers.policy.js';
+import { callCode } from '../src/call-code.js';
 import { dropSchemas, ensureDatabase } from '../src/database.js';
 import { ISSUERS, KeyRing } from '../src/key-ring.js';
 import { stackEnv } from '../src/stack-env.js';
@@ -33,17 +34,6 @@ function forgedMetadata(): Metadata {
   return metadata;
 }
 
-/** The error code of a call (`OK` when it succeeds). */
-async function codeOf(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'OK';
-  } catch (error) {
-    // The client rejects with AppError (@inkwell/errors), whose code mirrors the gRPC status name.
-    if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
-    throw error;
-  }
-}
 
 /**
  * For every unary RPC of the service `name` at `address`, the issuers of `keys` whose validly signed
@@ -82,7 +72,7 @@ async function callEveryRpc(name: string, address: string, options: GrpcClientOp
   try {
     const codes: Record<string, string> = {};
     for (const method of service.methods.filter((candidate) => candidate.methodKind === 'unary')) {
-      codes[method.name] = await codeOf(client[method.localName]!({}, { metadata: forgedMetadata() }));
+      codes[method.name] = await callCode(client[method.localName]!({}, { metadata: forgedMetadata() }));
     }
     return codes;
   } finally {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, isAppError } from '@inkwell/errors';
+import { ErrorCode } from '@inkwell/errors';
 import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
+import { callCode } from '@inkwell/testing';
 import { FollowDirection, UsersService } from '@inkwell/proto/users';
 import { USERS_ISSUERS } from '../src/transport/issuers.policy.js';
 import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
@@ -23,16 +24,6 @@ describe('who may call the users service (docs/api/foundation.md, "Internal call
     await h?.close();
   });
 
-  async function codeOf(call: Promise<unknown>): Promise<string> {
-    try {
-      await call;
-      return 'OK';
-    } catch (error) {
-      if (isAppError(error)) return error.code;
-      throw error;
-    }
-  }
-
   it('keeps credentials, tokens, OAuth apps, sign-in, sign-up and writes to the gateway', () => {
     expect(GATEWAY_ONLY).toEqual(
       expect.arrayContaining(['registerUser', 'authenticate', 'updateUser', 'createClient', 'verifyClientSecret', 'saveAuthorizationCode', 'consumeAuthorizationCode', 'saveTokens', 'getAccessToken', 'revokeUserTokens', 'createPersonalToken', 'listPersonalTokens', 'revokePersonalToken']),
@@ -42,7 +33,7 @@ describe('who may call the users service (docs/api/foundation.md, "Internal call
   it.each(GATEWAY_ONLY)('refuses %s from another service with PERMISSION_DENIED, whatever user it claims to act for', async (method) => {
     const call = (asMessaging[method] as (request: object, options: object) => Promise<unknown>)({}, as('1', ['write_user']));
 
-    expect(await codeOf(call)).toBe(ErrorCode.PERMISSION_DENIED);
+    expect(await callCode(call)).toBe(ErrorCode.PERMISSION_DENIED);
   });
 
   it('lets another service mint nothing: a personal token for an existing user is refused and none is stored', async () => {
@@ -50,7 +41,7 @@ describe('who may call the users service (docs/api/foundation.md, "Internal call
     const { rows } = await h.pool.query<{ id: string }>(`INSERT INTO users (name, email, password_hash) VALUES ($1, $2, 'x') RETURNING id`, [name, `${name}@example.org`]);
     const userId = String(rows[0]!.id);
 
-    expect(await codeOf(asMessaging.createPersonalToken({ name: 'stolen', scopes: ['write_user'] }, as(userId, ['write_user'])))).toBe(ErrorCode.PERMISSION_DENIED);
+    expect(await callCode(asMessaging.createPersonalToken({ name: 'stolen', scopes: ['write_user'] }, as(userId, ['write_user'])))).toBe(ErrorCode.PERMISSION_DENIED);
     const { personalTokens } = await h.client.listPersonalTokens({}, as(userId, ['write_user']));
     expect(personalTokens).toEqual([]);
   });
@@ -62,7 +53,7 @@ describe('who may call the users service (docs/api/foundation.md, "Internal call
 
     const { user } = await asMessaging.getUser({ id: userId }, as(undefined));
     expect(user?.name).toBe(name);
-    expect(await codeOf(asMessaging.batchGetUsers({ ids: [userId] }, as(undefined)))).toBe('OK');
-    expect(await codeOf(asMessaging.listFollows({ userId, direction: FollowDirection.FOLLOWERS }, as(undefined)))).toBe('OK');
+    expect(await callCode(asMessaging.batchGetUsers({ ids: [userId] }, as(undefined)))).toBe('OK');
+    expect(await callCode(asMessaging.listFollows({ userId, direction: FollowDirection.FOLLOWERS }, as(undefined)))).toBe('OK');
   });
 });
