@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { collectBody, hasBody } from './request-body.js';
+import { collectBody, discardBody, hasBody } from './request-body.js';
 
 const withHeaders = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 const tooLarge = () => new Error('too large');
@@ -29,14 +29,14 @@ describe('collectBody', () => {
     expect((await collectBody(body(), 4, tooLarge)).length).toBe(0);
   });
 
-  it('refuses a body over the limit with the caller\'s error, pausing the stream instead of destroying it', async () => {
+  it('refuses a body over the limit with the caller\'s error once the rest is read', async () => {
     const req = new PassThrough();
     const collected = collectBody(req as unknown as IncomingMessage, 4, tooLarge);
     req.write('abc');
     req.write('de');
+    req.end('fgh');
     await expect(collected).rejects.toThrow('too large');
-    expect(req.destroyed).toBe(false);
-    expect(req.isPaused()).toBe(true);
+    expect(req.readableEnded).toBe(true);
   });
 
   it('fails when the client aborts the body', async () => {
@@ -44,5 +44,31 @@ describe('collectBody', () => {
     const collected = collectBody(req as unknown as IncomingMessage, 4, tooLarge);
     req.emit('aborted');
     await expect(collected).rejects.toThrow('aborted');
+  });
+});
+
+describe('discardBody', () => {
+  it('reads a refused body to its end', async () => {
+    const req = body('abc', 'def');
+    await discardBody(req, { maxBytes: 100, maxMilliseconds: 60_000 });
+    expect(req.readableEnded).toBe(true);
+  });
+
+  it('stops reading, paused but not destroyed, past its byte bound', async () => {
+    const req = new PassThrough();
+    const discarded = discardBody(req as unknown as IncomingMessage, { maxBytes: 4, maxMilliseconds: 60_000 });
+    req.write('abc');
+    req.write('def');
+    await discarded;
+    expect(req.isPaused()).toBe(true);
+    expect(req.readableEnded).toBe(false);
+    expect(req.destroyed).toBe(false);
+  });
+
+  it('stops waiting for a body that does not come within its time bound', async () => {
+    const req = new PassThrough();
+    await discardBody(req as unknown as IncomingMessage, { maxBytes: 100, maxMilliseconds: 10 });
+    expect(req.isPaused()).toBe(true);
+    expect(req.destroyed).toBe(false);
   });
 });
