@@ -7,8 +7,4 @@ set -euo pipefail
 # shellcheck source=tools/lib.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
-ensure_dependencies
-ensure_stack
-generate_code
-step "Benchmarks"
-exec node --conditions=@inkwell/source --import tsx tools/bench/src/main.ts "$@"
+run_on_stack "Benchmarks" tools/bench/src/main.ts "$@"

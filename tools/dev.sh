@@ -5,8 +5,4 @@ set -euo pipefail
 # shellcheck source=tools/lib.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
-ensure_dependencies
-ensure_stack
-generate_code
-step "Starting Inkwell"
-exec node --conditions=@inkwell/source --import tsx tools/dev/src/main.ts
+run_on_stack "Starting Inkwell" tools/dev/src/main.ts

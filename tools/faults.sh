@@ -8,8 +8,4 @@ set -euo pipefail
 # shellcheck source=tools/lib.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
-ensure_dependencies
-ensure_stack
-generate_code
-step "Faults"
-exec node --conditions=@inkwell/source --import tsx tools/faults/src/main.ts "$@"
+run_on_stack "Faults" tools/faults/src/main.ts "$@"

@@ -1,4 +1,4 @@
-# Shared steps of tools/dev.sh, tools/test.sh and tools/bench.sh. Source it; do not run it.
+# Shared steps of the scripts in tools/ (dev, test, bench, faults, ensure-*). Source it; do not run it.
 # shellcheck shell=bash
 
 REPO_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -61,4 +61,38 @@ ensure_stack() {
 generate_code() {
   step "Generating protobuf code"
   npx turbo run generate --output-logs=errors-only
+}
+
+# What `npm run dev`, `npm run bench` and `npm run faults` do: install what is missing, bring up
+# the stack, generate code, then replace this shell with the TypeScript entry point `$2` (under
+# tsx, reading the workspaces' sources), announced as step `$1`; further arguments go to it.
+run_on_stack() {
+  local title=$1 entry=$2
+  shift 2
+  ensure_dependencies
+  ensure_stack
+  generate_code
+  step "$title"
+  exec node --conditions=@inkwell/source --import tsx "$entry" "$@"
+}
+
+# Installs Debian's package `$1` (apt-get; sudo when not root) unless the check that follows it
+# (a command, e.g. `test -x /usr/bin/chromium`) already succeeds, then runs the check again.
+# Idempotent; fails when the package is missing and apt-get is not available.
+ensure_debian_package() {
+  local package=$1
+  shift
+  if "$@" >/dev/null 2>&1; then
+    return 0
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-$package: $package is missing and apt-get is not available; install $package by hand" >&2
+    return 1
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "ensure-$package: installing Debian's $package (apt-get install -y $package)" >&2
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >/dev/null
+  "$@" >/dev/null 2>&1
 }

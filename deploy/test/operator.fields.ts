@@ -14,85 +14,55 @@ type Shape = 'string' | 'integer' | 'boolean' | 'quantity' | 'scalar-map' | 'str
 const resources: Shape = { fields: { requests: 'string-map', limits: 'string-map' } };
 const labelsAndAnnotations: Shape = { fields: { name: 'string', namespace: 'string', labels: 'string-map', annotations: 'string-map' }, required: ['name'] };
 
+/** A custom resource of the listed kind: apiVersion, kind, metadata (a name at least) and `spec`, all required. */
+function customResource(spec: Shape): Shape {
+  return { fields: { apiVersion: 'string', kind: 'string', metadata: labelsAndAnnotations, spec }, required: ['apiVersion', 'kind', 'metadata', 'spec'] };
+}
+
 /** The checked kinds, by `apiVersion kind`. */
 export const OPERATOR_FIELD_LISTS: Readonly<Record<string, Shape>> = {
-  'kafka.strimzi.io/v1beta2 Kafka': {
+  'kafka.strimzi.io/v1beta2 Kafka': customResource({
     fields: {
-      apiVersion: 'string',
-      kind: 'string',
-      metadata: labelsAndAnnotations,
-      spec: {
+      kafka: {
         fields: {
-          kafka: {
-            fields: {
-              version: 'string',
-              metadataVersion: 'string',
-              listeners: { items: { fields: { name: 'string', port: 'integer', type: 'string', tls: 'boolean', authentication: 'scalar-map' }, required: ['name', 'port', 'type', 'tls'] } },
-              config: 'scalar-map',
-              resources,
-            },
-            required: ['listeners'],
-          },
-          entityOperator: { fields: { topicOperator: { fields: { resources, watchedNamespace: 'string' } }, userOperator: { fields: { resources } } } },
-          kafkaExporter: { fields: { groupRegex: 'string', topicRegex: 'string', resources } },
-        },
-        required: ['kafka'],
-      },
-    },
-    required: ['apiVersion', 'kind', 'metadata', 'spec'],
-  },
-  'kafka.strimzi.io/v1beta2 KafkaNodePool': {
-    fields: {
-      apiVersion: 'string',
-      kind: 'string',
-      metadata: labelsAndAnnotations,
-      spec: {
-        fields: {
-          replicas: 'integer',
-          roles: { items: 'string' },
-          storage: { fields: { type: 'string', size: 'quantity', deleteClaim: 'boolean', class: 'string' }, required: ['type'] },
+          version: 'string',
+          metadataVersion: 'string',
+          listeners: { items: { fields: { name: 'string', port: 'integer', type: 'string', tls: 'boolean', authentication: 'scalar-map' }, required: ['name', 'port', 'type', 'tls'] } },
+          config: 'scalar-map',
           resources,
         },
-        required: ['replicas', 'roles', 'storage'],
+        required: ['listeners'],
       },
+      entityOperator: { fields: { topicOperator: { fields: { resources, watchedNamespace: 'string' } }, userOperator: { fields: { resources } } } },
+      kafkaExporter: { fields: { groupRegex: 'string', topicRegex: 'string', resources } },
     },
-    required: ['apiVersion', 'kind', 'metadata', 'spec'],
-  },
-  'kafka.strimzi.io/v1beta2 KafkaUser': {
+    required: ['kafka'],
+  }),
+  'kafka.strimzi.io/v1beta2 KafkaNodePool': customResource({
     fields: {
-      apiVersion: 'string',
-      kind: 'string',
-      metadata: labelsAndAnnotations,
-      spec: { fields: { authentication: { fields: { type: 'string' }, required: ['type'] }, authorization: 'scalar-map', quotas: 'scalar-map' } },
+      replicas: 'integer',
+      roles: { items: 'string' },
+      storage: { fields: { type: 'string', size: 'quantity', deleteClaim: 'boolean', class: 'string' }, required: ['type'] },
+      resources,
     },
-    required: ['apiVersion', 'kind', 'metadata', 'spec'],
-  },
-  'kafka.strimzi.io/v1beta2 KafkaTopic': {
-    fields: { apiVersion: 'string', kind: 'string', metadata: labelsAndAnnotations, spec: { fields: { topicName: 'string', partitions: 'integer', replicas: 'integer', config: 'scalar-map' } } },
-    required: ['apiVersion', 'kind', 'metadata', 'spec'],
-  },
-  'opensearch.opster.io/v1 OpenSearchCluster': {
+    required: ['replicas', 'roles', 'storage'],
+  }),
+  'kafka.strimzi.io/v1beta2 KafkaUser': customResource({ fields: { authentication: { fields: { type: 'string' }, required: ['type'] }, authorization: 'scalar-map', quotas: 'scalar-map' } }),
+  'kafka.strimzi.io/v1beta2 KafkaTopic': customResource({ fields: { topicName: 'string', partitions: 'integer', replicas: 'integer', config: 'scalar-map' } }),
+  'opensearch.opster.io/v1 OpenSearchCluster': customResource({
     fields: {
-      apiVersion: 'string',
-      kind: 'string',
-      metadata: labelsAndAnnotations,
-      spec: {
+      general: { fields: { serviceName: 'string', version: 'string', httpPort: 'integer', setVMMaxMapCount: 'boolean' }, required: ['serviceName'] },
+      security: {
         fields: {
-          general: { fields: { serviceName: 'string', version: 'string', httpPort: 'integer', setVMMaxMapCount: 'boolean' }, required: ['serviceName'] },
-          security: {
-            fields: {
-              tls: { fields: { transport: { fields: { generate: 'boolean', perNode: 'boolean' } }, http: { fields: { generate: 'boolean' } } } },
-              config: { fields: { adminCredentialsSecret: { fields: { name: 'string' } }, securityConfigSecret: { fields: { name: 'string' } } } },
-            },
-          },
-          dashboards: { fields: { enable: 'boolean', version: 'string', replicas: 'integer' } },
-          nodePools: { items: { fields: { component: 'string', replicas: 'integer', diskSize: 'quantity', roles: { items: 'string' }, resources, jvm: 'string' }, required: ['component', 'replicas', 'roles'] } },
+          tls: { fields: { transport: { fields: { generate: 'boolean', perNode: 'boolean' } }, http: { fields: { generate: 'boolean' } } } },
+          config: { fields: { adminCredentialsSecret: { fields: { name: 'string' } }, securityConfigSecret: { fields: { name: 'string' } } } },
         },
-        required: ['general', 'nodePools'],
       },
+      dashboards: { fields: { enable: 'boolean', version: 'string', replicas: 'integer' } },
+      nodePools: { items: { fields: { component: 'string', replicas: 'integer', diskSize: 'quantity', roles: { items: 'string' }, resources, jvm: 'string' }, required: ['component', 'replicas', 'roles'] } },
     },
-    required: ['apiVersion', 'kind', 'metadata', 'spec'],
-  },
+    required: ['general', 'nodePools'],
+  }),
 };
 
 const QUANTITY = /^\d+(\.\d+)?(m|Ki|Mi|Gi|Ti|k|M|G|T)?$/;

@@ -206,6 +206,21 @@ describe('PATCH and DELETE /blog-posts/:id', () => {
     expect((await raw('PATCH', '/blog-posts/987654', { token: alice.token, body: { data: { type: 'blog_post', id: '987654', attributes: { num_views: 1 } } } })).status).toBe(404);
   });
 
+  it('refuses an invalid value for someone who may not write it: 404 unknown post, then 403 forbidden', async () => {
+    const created = await create(alice);
+    const tooLong = 'x'.repeat(201);
+    const foreign = answer(await api(bob.token).PATCH('/blog-posts/{id}', { params: { path: { id: created.id } }, body: patch(created.id, { title: tooLong }) }));
+    expect(foreign.status).toBe(403);
+    expect(errorOf(foreign)?.code).toBe('forbidden');
+    const unknown = answer(await api(alice.token).PATCH('/blog-posts/{id}', { params: { path: { id: '987654' } }, body: patch('987654', { title: '' }) }));
+    expect(unknown.status).toBe(404);
+    expect(errorOf(unknown)?.code).toBe('not_found');
+    // The author hears about the value itself.
+    const own = answer(await api(alice.token).PATCH('/blog-posts/{id}', { params: { path: { id: created.id } }, body: patch(created.id, { title: tooLong }) }));
+    expect(own.status).toBe(422);
+    expect(errorOf(own)?.source?.pointer).toBe('/data/attributes/title');
+  });
+
   it('deletes only for the author: 403 for others, 204 for the author, then 404', async () => {
     const created = await create(alice);
     const params = { path: { id: created.id } };
@@ -235,6 +250,9 @@ describe('site posts', () => {
       // num_views is read-only (the document refuses it): sent raw.
       const badBody = await raw('PATCH', `/blog-posts/${announcement}`, { token, body: { data: { type: 'blog_post', id: announcement, attributes: { num_views: 1e6 } } } });
       expect(errorOf(badBody)?.code).toBe('site_post_immutable');
+      const badValue = answer(await api(token).PATCH('/blog-posts/{id}', { params, body: patch(announcement, { title: '' }) }));
+      expect(badValue.status).toBe(403);
+      expect(errorOf(badValue)?.code).toBe('site_post_immutable');
       const deleted = answer(await api(token).DELETE('/blog-posts/{id}', { params }));
       expect(deleted.status).toBe(403);
       expect(errorOf(deleted)?.code).toBe('site_post_immutable');

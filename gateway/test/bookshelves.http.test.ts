@@ -249,6 +249,18 @@ describe('who sees and changes which shelf', () => {
     expectError(await api('GET', '/users/me/bookshelves?sort=name', { token: owner.token }), 400, 'invalid_sort', { parameter: 'sort' });
   });
 
+  it('refuses an invalid body for someone who may not write: others 403 forbidden (404 when private or unknown), another user\'s POST 403', async () => {
+    const invalid = { name: 'x'.repeat(201), color: 'blue' };
+    const patch = (target: string, token: string) => api('PATCH', `/bookshelves/${target}`, { token, body: shelfBody(invalid, { id: target }) });
+    expectError(await patch(publicShelf.id, other.token), 403, 'forbidden');
+    expectError(await patch(privateShelf.id, other.token), 404, 'not_found');
+    expectError(await patch('987654321', owner.token), 404, 'not_found');
+    expectError(await api('POST', `/users/${owner.id}/bookshelves`, { token: other.token, body: shelfBody(invalid) }), 403, 'forbidden');
+    // The owner hears about the values themselves.
+    expectError(await patch(publicShelf.id, owner.token), 422, 'validation_failed', { pointer: '/data/attributes/name' });
+    expect((await shelf(publicShelf.id)).attributes.name).toBe('Open shelf');
+  });
+
   /** One write of each kind on a fresh shelf of the owner with one item, and the status the owner gets. */
   const writes: [string, (target: Resource, item: Resource, spare: string) => [string, string, unknown], number][] = [
     ['PATCH shelf', (target) => ['PATCH', `/bookshelves/${target.id}`, shelfBody({ description: 'changed' }, { id: target.id })], 200],

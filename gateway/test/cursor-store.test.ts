@@ -1,24 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { isAppError } from '@inkwell/errors';
-import { createRedis, type Redis } from '@inkwell/redis';
-import { eventually, stackEnv } from '@inkwell/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis } from '@inkwell/redis';
+import { eventually } from '@inkwell/testing';
+import { describe, expect, it } from 'vitest';
 import { createDocumentResponder, CursorStore, parseDocumentQuery, parseListQuery } from '../src/jsonapi/index.js';
 import type { ApiRequest } from '../src/routing/route.types.js';
 import { CHAPTER_DOCUMENT, MESSAGE_LIST, STORY_LIST, makeChapter, makeStory, makeUser } from './fixtures/list-schemas.fixture.js';
+import { useTestRedis } from './support/test-redis.js';
 
-let redis: Redis;
-const prefix = `test:cursor:${randomUUID()}:`;
-
-beforeAll(() => {
-  redis = createRedis(stackEnv().redisUrl);
-});
-
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+const testRedis = useTestRedis('cursor');
+const { prefix } = testRedis;
 
 async function reason(promise: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -32,10 +22,10 @@ async function reason(promise: Promise<unknown>): Promise<string | undefined> {
 
 describe('CursorStore against real Redis', () => {
   it('stores after under a 128-bit base64url id with the TTL and gives it back for the same binding, repeatedly', async () => {
-    const store = new CursorStore(redis, { ttlSeconds: 3600, keyPrefix: prefix });
+    const store = new CursorStore(testRedis.redis, { ttlSeconds: 3600, keyPrefix: prefix });
     const id = await store.save('binding-a', 'opaque-after');
     expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    const ttl = await redis.ttl(store.key(id));
+    const ttl = await testRedis.redis.ttl(store.key(id));
     expect(ttl).toBeGreaterThan(3590);
     expect(ttl).toBeLessThanOrEqual(3600);
     expect(await store.load(id, 'binding-a')).toBe('opaque-after');
@@ -43,7 +33,7 @@ describe('CursorStore against real Redis', () => {
   });
 
   it('rejects another binding, unknown and malformed ids with invalid_cursor', async () => {
-    const store = new CursorStore(redis, { ttlSeconds: 60, keyPrefix: prefix });
+    const store = new CursorStore(testRedis.redis, { ttlSeconds: 60, keyPrefix: prefix });
     const id = await store.save('binding-a', 'x');
     expect(await reason(store.load(id, 'binding-b'))).toBe('invalid_cursor');
     expect(await reason(store.load('A'.repeat(22), 'binding-a'))).toBe('invalid_cursor');
@@ -51,7 +41,7 @@ describe('CursorStore against real Redis', () => {
   });
 
   it('forgets a cursor when its TTL runs out', async () => {
-    const store = new CursorStore(redis, { ttlSeconds: 1, keyPrefix: prefix });
+    const store = new CursorStore(testRedis.redis, { ttlSeconds: 1, keyPrefix: prefix });
     const id = await store.save('binding-a', 'x');
     expect(await store.load(id, 'binding-a')).toBe('x');
     const forgotten = () => store.load(id, 'binding-a').then(() => false, () => true);
@@ -81,7 +71,7 @@ describe('DocumentResponder with real Redis', () => {
   });
 
   it('pages with cursors bound to the query and caller, and builds the collection document', async () => {
-    const store = new CursorStore(redis, { ttlSeconds: 60, keyPrefix: prefix });
+    const store = new CursorStore(testRedis.redis, { ttlSeconds: 60, keyPrefix: prefix });
     const documents = createDocumentResponder({ cursors: store, loaders: { user: async (ids) => ids.map(makeUser) } });
 
     const first = request('query=space%20opera&include=author&page[size]=1');
@@ -111,7 +101,7 @@ describe('DocumentResponder with real Redis', () => {
   });
 
   it('answers numbered pages with meta.total and single resources with includes, fields, status, headers and self', async () => {
-    const store = new CursorStore(redis, { ttlSeconds: 60, keyPrefix: prefix });
+    const store = new CursorStore(testRedis.redis, { ttlSeconds: 60, keyPrefix: prefix });
     const documents = createDocumentResponder({ cursors: store, loaders: { story: async (ids) => ids.map((id) => makeStory(id, '4')), user: async (ids) => ids.map(makeUser) } });
 
     const pageRequest = { ...request('page[number]=2&page[size]=2'), selfLink: 'https://api.example/api/v1/users/1/private-messages?page[number]=2&page[size]=2' };

@@ -1,28 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { createTestUser, repoRoot } from '@inkwell/testing';
+import { createTestUser } from '@inkwell/testing';
 import { Jsona } from 'jsona';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERROR_CODES } from '../src/jsonapi/error.mapping.js';
 import { apiDocument } from '../src/openapi/api.document.js';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(repoRoot(), 'test-artifacts');
+import { launchChromium, saveScreenshot } from './support/chromium.js';
 
 let stack: GatewayStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) execFileSync('bash', [join(repoRoot(), 'tools/ensure-chromium.sh')], { stdio: 'inherit' });
   stack = await startGatewayStack('inkwell_gateway_docs');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {
@@ -75,8 +65,7 @@ describe('the API describes itself (docs/api/reference.md)', () => {
     await page.locator('#operations-stories-getStories').getByText('filter[num_words]', { exact: true }).waitFor({ timeout: 15_000 });
     await expect(page.locator('#operations-stories-getStories').textContent()).resolves.toContain('an inclusive range');
 
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'api-docs.png'), fullPage: false });
+    await saveScreenshot(page, 'api-docs.png', false);
     expect(problems).toEqual([]);
     expect(external).toEqual([]);
     // The API's own responses keep their policies: the docs CSP is for the page only.

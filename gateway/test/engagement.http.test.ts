@@ -171,6 +171,11 @@ describe('comments', () => {
     expectError(await api().GET('/stories/{id}/comments', story$(draft.id)), 404, 'not_found');
   });
 
+  it('refuses blank content on a story the caller cannot see with 404: another user’s draft, or none', async () => {
+    expectError(await comment(draft.id, '   '), 404, 'not_found');
+    expectError(await comment('987654321', '   '), 404, 'not_found');
+  });
+
   it('validates content: empty 422, missing 422, wrong type 409', async () => {
     expectError(await comment(story.id, '   '), 422, 'validation_failed', { pointer: '/data/attributes/content' });
     // Bodies the document refuses: sent raw.

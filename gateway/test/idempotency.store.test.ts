@@ -1,24 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { createRedis, type Redis } from '@inkwell/redis';
-import { stackEnv } from '@inkwell/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IdempotencyStore, type IdempotencyStoreOptions } from '../src/idempotency/idempotency.store.js';
 import { withIdempotency } from '../src/idempotency/idempotent.routes.js';
 import { defineRoute, type ApiRequest, type ApiResponse } from '../src/routing/route.types.js';
+import { useTestRedis } from './support/test-redis.js';
 
-let redis: Redis;
-const prefix = `test:idem:${randomUUID()}:`;
-
-beforeAll(() => {
-  redis = createRedis(stackEnv().redisUrl);
-});
-
-afterAll(async () => {
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-});
+const testRedis = useTestRedis('idem');
+const { prefix } = testRedis;
 
 const request = (key: string, body: unknown, caller: { userId?: string; appId?: string } = { userId: '7' }): ApiRequest =>
   ({ method: 'POST', params: {}, query: new URLSearchParams(), body, idempotencyKey: key, caller: { requestId: 'r', ...caller, scopes: [] }, selfLink: 'http://x/api/v1/things' }) as ApiRequest;
@@ -34,7 +23,7 @@ function route(answers: (ApiResponse | Error)[], options: IdempotencyStoreOption
       return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
     },
   });
-  const [wrapped] = withIdempotency([definition], new IdempotencyStore(redis, { keyPrefix: prefix, ...options }));
+  const [wrapped] = withIdempotency([definition], new IdempotencyStore(testRedis.redis, { keyPrefix: prefix, ...options }));
   return { handler: wrapped!.handler, runs: () => runs };
 }
 
@@ -63,8 +52,8 @@ describe('withIdempotency (docs/api/foundation.md, "Idempotent POSTs")', () => {
     const thing = route([large], { maxKeptBodyBytes: 1_000 });
     const key = randomUUID();
     expect(await thing.handler(request(key, {}))).toEqual(large);
-    const stored = (await redis.keys(`${prefix}*`)).map((name) => name).filter((name) => !name.includes('#count'));
-    const sizes = await Promise.all(stored.map((name) => redis.strlen(name)));
+    const stored = (await testRedis.redis.keys(`${prefix}*`)).map((name) => name).filter((name) => !name.includes('#count'));
+    const sizes = await Promise.all(stored.map((name) => testRedis.redis.strlen(name)));
     expect(Math.max(...sizes)).toBeLessThan(1_000);
     const replayed = await thing.handler(request(key, {}));
     expect(replayed.status).toBe(201);
@@ -105,6 +94,6 @@ describe('withIdempotency (docs/api/foundation.md, "Idempotent POSTs")', () => {
     await thing.handler(bare as ApiRequest);
     expect(thing.runs()).toBe(2);
     const get = defineRoute({ method: 'GET', path: '/things', handler: () => Promise.resolve(created) });
-    expect(withIdempotency([get], new IdempotencyStore(redis, { keyPrefix: prefix }))[0]).toBe(get);
+    expect(withIdempotency([get], new IdempotencyStore(testRedis.redis, { keyPrefix: prefix }))[0]).toBe(get);
   });
 });

@@ -1,19 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { SCOPES } from '@inkwell/auth-tokens';
-import { createTestUser, repoRoot, type TestUser } from '@inkwell/testing';
+import { createTestUser, type TestUser } from '@inkwell/testing';
 import * as oauth from 'oauth4webapi';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
+import { launchChromium, saveScreenshot } from './support/chromium.js';
 import { authorizationRequest, discover, INSECURE, registerApp, signIn, type RegisteredClient } from './support/oauth-flow.js';
 import { WebClient } from './support/web-client.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(repoRoot(), 'test-artifacts');
 
 let stack: GatewayStack;
 let browser: Browser;
@@ -24,7 +20,6 @@ let appServer: Server;
 let redirectUri: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) execFileSync('bash', [join(repoRoot(), 'tools/ensure-chromium.sh')], { stdio: 'inherit' });
   appServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>the app</p>'));
   await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
   redirectUri = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/callback`;
@@ -33,11 +28,7 @@ beforeAll(async () => {
   const developer = new WebClient(stack.origin);
   await signIn(developer, person.name, person.password);
   app = await registerApp(developer, 'Story Reader', 'public', [redirectUri]);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {
@@ -64,14 +55,13 @@ describe('the consent flow in a real browser (Chromium via playwright-core)', ()
     for (const scope of ['read_user', 'write_user', 'read_stories'] as const) {
       expect(scopes.some((text) => text.includes(SCOPES[scope]) && text.includes(scope))).toBe(true);
     }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: join(ARTIFACTS, 'consent.png'), fullPage: true });
+    const screenshot = await saveScreenshot(page, 'consent.png', true);
 
     await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectUri)), page.click('#approve')]);
     const landed = new URL(page.url());
     expect(landed.searchParams.get('state')).toBe(request.state);
     expect(landed.searchParams.get('code')).toMatch(/^iwk_ac_/);
-    expect(existsSync(join(ARTIFACTS, 'consent.png'))).toBe(true);
+    expect(existsSync(screenshot)).toBe(true);
 
     // The code the browser brought back is a real one.
     const client: oauth.Client = { client_id: app.clientId, token_endpoint_auth_method: 'none' };

@@ -262,6 +262,22 @@ describe('writing stories', () => {
     expectError(await api(other.token).DELETE('/chapters/{id}', id$(publishedChapterId)), 403, 'forbidden');
   });
 
+  it('refuses an invalid body for someone who may not write: 403 forbidden, or 404 for what the caller cannot see', async () => {
+    const tooLong = 'x'.repeat(201);
+    const patchStory = (id: string, token: string) => api(token).PATCH('/stories/{id}', { ...story$(id), body: { data: { type: 'story', id, attributes: { title: tooLong } } } });
+    const postChapter = (storyId: string) => api(other.token).POST('/stories/{id}/chapters', { ...story$(storyId), body: { data: { type: 'chapter', attributes: { title: ' ', content: 'c' } } } });
+    const patchChapter = (id: string) => api(other.token).PATCH('/chapters/{id}', { ...chapter$(id), body: { data: { type: 'chapter', id, attributes: { title: tooLong } } } });
+    expectError(await patchStory(publishedStory.id, other.token), 403, 'forbidden');
+    expectError(await patchStory(draft.id, other.token), 404, 'not_found');
+    expectError(await patchStory('987654321', other.token), 404, 'not_found');
+    expectError(await postChapter(publishedStory.id), 403, 'forbidden');
+    expectError(await postChapter(draft.id), 404, 'not_found');
+    expectError(await patchChapter(publishedChapterId), 403, 'forbidden');
+    expectError(await patchChapter(draftChapterInPublished), 404, 'not_found');
+    // The author hears about the value itself.
+    expectError(await patchStory(publishedStory.id, writer.token), 422, 'validation_failed', { pointer: '/data/attributes/title' });
+  });
+
   it('creates, edits and deletes chapters, numbering them 1..n', async () => {
     const story = await createStory(writer, { title: 'Chaptered' });
     const first = await createChapter(writer, story.id, { title: 'A', content: 'one two', published: true });

@@ -131,20 +131,34 @@ wait_started() {
 
 given=0   # how many services came from the environment (for STACK_PATH)
 
-# ---------------------------------------------------------------- Postgres
-pg_answers() { # $1 = libpq URL
-  if command -v psql >/dev/null 2>&1; then
-    psql "$1" -XAtqc 'select 1' >/dev/null 2>&1
+# Checks the server at URL $1 with the command from $4 on when its client CLI $3 is installed;
+# without it, only that the URL's host and port (default port $2) take a TCP connection.
+answers_by_client_or_port() { # $1 = URL, $2 = default port, $3 = client CLI, $4… = the check
+  local url=$1 default_port=$2 client=$3
+  shift 3
+  if command -v "$client" >/dev/null 2>&1; then
+    "$@"
   else
-    local host port; read -r host port <<<"$(url_host_port "$1" 5432)"; port_open "$host" "$port"
+    local host port; read -r host port <<<"$(url_host_port "$url" "$default_port")"; port_open "$host" "$port"
   fi
 }
 
-if [[ -n ${DATABASE_URL:-} ]]; then
+# Uses the server that environment variable $1 names, when it is set: it must pass check $3 (the
+# script stops otherwise). Returns 1 when $1 is unset, so the caller reuses or starts its own.
+use_given() { # $1 = variable, $2 = service (for the log), $3 = check taking the URL
+  local url=${!1:-}
+  [[ -n $url ]] || return 1
   given=$((given + 1))
-  pg_answers "$DATABASE_URL" || die "DATABASE_URL is set but does not answer: $DATABASE_URL"
-  log "postgres: using DATABASE_URL from the environment"
-else
+  "$3" "$url" || die "$1 is set but does not answer: $url"
+  log "$2: using $1 from the environment"
+}
+
+# ---------------------------------------------------------------- Postgres
+pg_answers() { # $1 = libpq URL
+  answers_by_client_or_port "$1" 5432 psql psql "$1" -XAtqc 'select 1' >/dev/null 2>&1
+}
+
+if ! use_given DATABASE_URL postgres pg_answers; then
   DATABASE_URL=$DEFAULT_DATABASE_URL
   if port_open 127.0.0.1 5432; then
     log "postgres: reusing server on 127.0.0.1:5432"
@@ -173,19 +187,15 @@ else
 fi
 
 # ---------------------------------------------------------------- Redis
-redis_answers() { # $1 = redis URL
-  if command -v redis-cli >/dev/null 2>&1; then
-    [[ $(timeout 5 redis-cli -u "$1" ping 2>/dev/null) == PONG ]]
-  else
-    local host port; read -r host port <<<"$(url_host_port "$1" 6379)"; port_open "$host" "$port"
-  fi
+redis_pongs() { # $1 = redis URL
+  [[ $(timeout 5 redis-cli -u "$1" ping 2>/dev/null) == PONG ]]
 }
 
-if [[ -n ${REDIS_URL:-} ]]; then
-  given=$((given + 1))
-  redis_answers "$REDIS_URL" || die "REDIS_URL is set but does not answer: $REDIS_URL"
-  log "redis: using REDIS_URL from the environment"
-else
+redis_answers() { # $1 = redis URL
+  answers_by_client_or_port "$1" 6379 redis-cli redis_pongs "$1"
+}
+
+if ! use_given REDIS_URL redis redis_answers; then
   REDIS_URL=$DEFAULT_REDIS_URL
   if port_open 127.0.0.1 6379; then
     log "redis: reusing server on 127.0.0.1:6379"

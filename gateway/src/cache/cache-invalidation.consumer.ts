@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { decodeEnvelope, ensureTopics, namespaced } from '@inkwell/events';
+import { decodeEnvelope, ensureTopics, namespaced, storyStateOf } from '@inkwell/events';
 import type { Logger } from '@inkwell/logging';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
@@ -22,15 +22,10 @@ export const DERIVED_COUNT_REINVALIDATE_MS = 1_000;
  * (counts that the users service derives from it). Pure, for the tests.
  */
 export function staleKeys(envelope: EventEnvelope): { now: CacheKey[]; later: CacheKey[] } {
+  const story = storyStateOf(envelope);
+  if (story !== undefined) return { now: [`story:${story.storyId}`, `user:${story.authorId}`], later: [`user:${story.authorId}`] };
   const payload = envelope.payload;
   switch (payload.case) {
-    case 'storyCreated':
-    case 'storyUpdated':
-    case 'storyDeleted': {
-      const story = payload.value.story;
-      if (story === undefined) return { now: [], later: [] };
-      return { now: [`story:${story.storyId}`, `user:${story.authorId}`], later: [`user:${story.authorId}`] };
-    }
     case 'storyStatsChanged':
       return { now: [`story:${payload.value.storyId}`], later: [] };
     case 'chapterCreated':
@@ -50,7 +45,8 @@ export function staleKeys(envelope: EventEnvelope): { now: CacheKey[]; later: Ca
       return author === undefined || author === '0' ? { now: [], later: [] } : { now: [`user:${author}`], later: [`user:${author}`] };
     }
     default:
-      // Views, votes and comments reach stories through StoryStatsChanged, written once applied.
+      // Views, votes and comments reach stories through StoryStatsChanged, written once applied;
+      // a story snapshot without a story id names nothing to drop.
       return { now: [], later: [] };
   }
 }

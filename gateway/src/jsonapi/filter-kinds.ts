@@ -1,5 +1,7 @@
+import type { DescField } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import { compareInstants, formatInstant, parseDateBound, type Instant } from './date-values.js';
+import { ID_PATTERN, isId, maxItems, protoPattern, unanchored } from './proto-rules.js';
 
 /**
  * How one `filter[<name>]` value is parsed: a zod schema from the raw query string to the typed
@@ -39,19 +41,20 @@ export interface DateRange {
   readonly max?: Instant;
 }
 
-/** Largest number of values a list filter (`ids`, `tags`) accepts. */
+/**
+ * Most values of a list filter whose proto field states no `max_items` (blog tags, which the
+ * blog service normalises and compares without a count of its own): a bound on the input's size
+ * (docs/api/lists.md, "Filters").
+ */
 export const MAX_LIST_VALUES = 100;
 
-const ID = /^[1-9]\d{0,18}$/;
-const INT64_MAX = 9223372036854775807n;
 const INTEGER = /^-?(0|[1-9]\d{0,15})$/;
-const TAG = /^[cg]:[1-9]\d{0,18}$/;
 
 function kind<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string, doc: FilterDoc): FilterKind<T> {
   return { schema, normalise, doc };
 }
 
-const ID_PATTERN = '[1-9][0-9]{0,18}';
+const ID_SOURCE = unanchored(ID_PATTERN);
 const DATE_PATTERN = '[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9:.]+(Z|[+-][0-9:]+)?)?';
 
 function fail(ctx: z.RefinementCtx, message: string): never {
@@ -59,20 +62,16 @@ function fail(ctx: z.RefinementCtx, message: string): never {
   return z.NEVER;
 }
 
-function isId(text: string): boolean {
-  return ID.test(text) && BigInt(text) <= INT64_MAX;
-}
-
 /** Numeric order of canonical ids (shorter is smaller, then lexical). */
 function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** Splits `a,b,c`; empty items, too many items and duplicates are the caller's to judge. */
-function splitList(text: string, ctx: z.RefinementCtx, what: string): string[] {
+/** Splits `a,b,c` of at most `max` items; empty items and too many items are refused, duplicates are the caller's to judge. */
+function splitList(text: string, ctx: z.RefinementCtx, what: string, max: number): string[] {
   const items = text.split(',');
   if (items.some((item) => item === '')) fail(ctx, `expected a comma-separated list of ${what} without empty items`);
-  if (items.length > MAX_LIST_VALUES) fail(ctx, `at most ${MAX_LIST_VALUES} values are allowed`);
+  if (items.length > max) fail(ctx, `at most ${max} values are allowed`);
   return items;
 }
 
@@ -108,8 +107,8 @@ export interface IntegerBounds {
 
 /**
  * The filter kinds of docs/api/lists.md, "Filters". Every kind rejects an empty value. Lists (`ids`, `tags`)
- * hold at most {@link MAX_LIST_VALUES} values and come back deduplicated in a canonical order,
- * since order does not change which items match.
+ * hold at most the `max_items` of the proto field they are sent in and come back deduplicated in
+ * a canonical order, since order does not change which items match.
  */
 export const filters = {
   /** One numeric id (a positive int64 in canonical form), as a string like every id. */
@@ -117,21 +116,22 @@ export const filters = {
     return kind(
       z.string().transform((text, ctx) => (isId(text) ? text : fail(ctx, `"${text}" is not a numeric id`))),
       (value) => value,
-      { syntax: 'a numeric id', example: '7', pattern: `^${ID_PATTERN}$` },
+      { syntax: 'a numeric id', example: '7', pattern: ID_PATTERN.source },
     );
   },
 
-  /** `1,2,3`: numeric ids, deduplicated and sorted numerically. */
-  ids(): FilterKind<readonly string[]> {
+  /** `1,2,3`: numeric ids, at most the `max_items` of the repeated proto field `field`, deduplicated and sorted numerically. */
+  ids(field: DescField): FilterKind<readonly string[]> {
+    const max = maxItems(field);
     return kind<readonly string[]>(
       z.string().transform((text, ctx) => {
-        const items = splitList(text, ctx, 'numeric ids');
+        const items = splitList(text, ctx, 'numeric ids', max);
         const bad = items.find((item) => !isId(item));
         if (bad !== undefined) fail(ctx, `"${bad}" is not a numeric id`);
         return [...new Set(items)].sort(compareIds);
       }),
       (value) => value.join(','),
-      { syntax: `comma-separated numeric ids, at most ${MAX_LIST_VALUES}`, example: '1,2,3', pattern: `^${ID_PATTERN}(,${ID_PATTERN})*$` },
+      { syntax: `comma-separated numeric ids, at most ${max}`, example: '1,2,3', pattern: `^${ID_SOURCE}(,${ID_SOURCE})*$` },
     );
   },
 
@@ -211,22 +211,28 @@ export const filters = {
     );
   },
 
-  /** `c:12,g:3`: story tag ids (characters `c:<n>`, genres `g:<n>`), deduplicated and sorted. */
-  tags(): FilterKind<readonly string[]> {
+  /**
+   * `c:12,g:3`: story tag ids (characters `c:<n>`, genres `g:<n>`) as the repeated proto field
+   * `field` takes them (its `max_items`, its items' `string.pattern`), deduplicated and sorted.
+   */
+  tags(field: DescField): FilterKind<readonly string[]> {
+    const max = maxItems(field);
+    const tag = protoPattern(field, 'items');
+    const source = unanchored(tag);
     return kind<readonly string[]>(
       z.string().transform((text, ctx) => {
-        const items = splitList(text, ctx, 'tags');
-        const bad = items.find((item) => !TAG.test(item) || !isId(item.slice(2)));
+        const items = splitList(text, ctx, 'tags', max);
+        const bad = items.find((item) => !tag.test(item));
         if (bad !== undefined) fail(ctx, `"${bad}" is not a tag; tags are c:<id> (characters) or g:<id> (genres)`);
         return [...new Set(items)].sort((a, b) => (a[0] === b[0] ? compareIds(a.slice(2), b.slice(2)) : a < b ? -1 : 1));
       }),
       (value) => value.join(','),
-      { syntax: `comma-separated tags \`c:<id>\` (characters) and \`g:<id>\` (genres), at most ${MAX_LIST_VALUES}`, example: 'c:12,g:3', pattern: `^[cg]:${ID_PATTERN}(,[cg]:${ID_PATTERN})*$` },
+      { syntax: `comma-separated tags \`c:<id>\` (characters) and \`g:<id>\` (genres), at most ${max}`, example: 'c:12,g:3', pattern: `^${source}(,${source})*$` },
     );
   },
 
-  /** Free text, non-empty after trimming, at most `maxLength` characters (default 200); kept as sent. */
-  string(maxLength = 200): FilterKind<string> {
+  /** Free text, non-empty after trimming, at most `maxLength` characters; kept as sent. */
+  string(maxLength: number): FilterKind<string> {
     return kind(
       z.string().transform((text, ctx) => {
         if (text.trim() === '') fail(ctx, 'must not be empty');

@@ -15,3 +15,4 @@ export { type SortOrder, type SortSpec } from './sort.parser.js';
 export { narrowResource, wantsField } from './sparse-fieldsets.js';
 export { defineWriteSpec, parseCreateBody, parseUpdateBody, type RelationshipWriteSpec, type WriteBody, type WriteSpec } from './write-body.parser.js';
 export { identifierIds, writeValues } from './write-values.js';
+export { cursorPagination, DEFAULT_PAGE_SIZE, ID_PATTERN, INT32_RANGE, integerRule, isId, maxChars, maxItems, numberedPagination, protoBound, protoPattern, unanchored, type IntegerRule } from './proto-rules.js';

@@ -43,8 +43,8 @@ export interface ListSpecInit<F extends FilterSpecs, S extends string, P extends
   /** Leave out for lists in insertion order: then `sort` is 400 `invalid_sort`. */
   readonly sort?: SortSpec<S>;
   /**
-   * Accepts a `query` search text; `maxLength` (from @inkwell/limits) only describes the limit in the
-   * API document: the owning service enforces it (docs/api/lists.md).
+   * Accepts a `query` search text; `maxLength` (read from the proto's rule, see proto-rules.ts) only
+   * describes the limit in the API document: the owning service enforces it (docs/api/lists.md).
    */
   readonly search?: { readonly maxLength: number };
   /** The names `facets=a,b` may ask for (counts over the whole list in `meta.facets`); none when left out. */
@@ -79,10 +79,10 @@ export function defineDocumentSpec(init: DocumentSpecInit): DocumentSpec {
  * ```ts
  * const STORY_LIST = defineListSpec({
  *   resource: STORY_SCHEMA, types: [USER_SCHEMA, CHAPTER_SCHEMA, TAG_SCHEMA], includes: ['author', 'chapters', 'tags'],
- *   filters: { ids: filters.ids(), num_words: filters.integerRange({ min: 0 }) },
+ *   filters: { ids: filters.ids(StoryFilterSchema.field.ids), num_words: filters.integerRange(integerRule(StoryFilterSchema.field.numWordsMin)) },
  *   sort: { fields: ['date_published', 'relevance'], default: '-date_published', relevance: 'relevance' },
- *   search: { maxLength: 200 },
- *   pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+ *   search: { maxLength: maxChars(ListStoriesRequestSchema.field.query) },
+ *   pagination: cursorPagination(ListStoriesRequestSchema.field.pageSize),
  * });
  * ```
  */

@@ -1,4 +1,5 @@
 import { isAppError } from '@inkwell/errors';
+import { CreateStoryRequestSchema } from '@inkwell/proto/stories';
 import { describe, expect, it } from 'vitest';
 import { STORY } from '../../test/fixtures/list-schemas.fixture.js';
 import { toErrorResponse } from './error.mapping.js';
@@ -8,7 +9,7 @@ import { identifierIds, writeValues } from './write-values.js';
 const STORY_WRITE = defineWriteSpec({
   resource: STORY,
   attributes: { title: writeValues.string(), published: writeValues.boolean() },
-  relationships: { tags: { type: 'tag', many: true, id: identifierIds.tag(), maxItems: 3 } },
+  relationships: { tags: { type: 'tag', many: true, id: identifierIds.tag(CreateStoryRequestSchema.field.tagIds), maxItems: 3 } },
   required: ['title'],
 });
 
@@ -140,6 +141,6 @@ describe('writeValues', () => {
   it('checks identifier ids', () => {
     expect(identifierIds.numeric().safeParse('12').success).toBe(true);
     expect(identifierIds.numeric().safeParse(12).success).toBe(false);
-    expect(identifierIds.tag().safeParse('c:0').success).toBe(false);
+    expect(identifierIds.tag(CreateStoryRequestSchema.field.tagIds).safeParse('c:0').success).toBe(false);
   });
 });

@@ -1,9 +1,6 @@
+import type { DescField } from '@bufbuild/protobuf';
 import { z } from 'zod';
-
-const ID = /^[1-9]\d{0,18}$/;
-const TAG = /^[cg]:[1-9]\d{0,18}$/;
-const INT32_MIN = -2_147_483_648;
-const INT32_MAX = 2_147_483_647;
+import { INT32_RANGE, isId, protoPattern } from './proto-rules.js';
 
 const string = (): z.ZodString => z.string({ error: 'must be a string' });
 
@@ -31,7 +28,7 @@ export const writeValues = {
 
   /** A JSON integer that fits the 32-bit proto field it is sent in (e.g. bookshelf `order`). */
   int32(): z.ZodType<number, unknown> {
-    return z.number({ error: 'must be an integer' }).int('must be an integer').min(INT32_MIN, 'must be a 32-bit integer').max(INT32_MAX, 'must be a 32-bit integer');
+    return z.number({ error: 'must be an integer' }).int('must be an integer').min(INT32_RANGE.min, 'must be a 32-bit integer').max(INT32_RANGE.max, 'must be a 32-bit integer');
   },
 } as const;
 
@@ -39,10 +36,11 @@ export const writeValues = {
 export const identifierIds = {
   /** A numeric id (positive int64, canonical decimal string). */
   numeric(): z.ZodType<string, unknown> {
-    return string().refine((id) => ID.test(id) && BigInt(id) <= 9223372036854775807n, 'must be a numeric id string');
+    return string().refine(isId, 'must be a numeric id string');
   },
-  /** A story tag id: `c:<n>` or `g:<n>`. */
-  tag(): z.ZodType<string, unknown> {
-    return string().refine((id) => TAG.test(id), 'must be a tag id c:<n> (character) or g:<n> (genre)');
+  /** A story tag id, `c:<n>` or `g:<n>`, as the items of the repeated proto field `field` take them (their `string.pattern`). */
+  tag(field: DescField): z.ZodType<string, unknown> {
+    const tag = protoPattern(field, 'items');
+    return string().refine((id) => tag.test(id), 'must be a tag id c:<n> (character) or g:<n> (genre)');
   },
 } as const;

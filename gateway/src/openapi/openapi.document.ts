@@ -5,6 +5,7 @@ import { API_ERROR_CODES, type ApiErrorCode } from '../jsonapi/error.mapping.js'
 import { API_V1_PREFIX } from '../jsonapi/api-links.js';
 import type { DocumentSpec, ListSpec } from '../jsonapi/list-spec.js';
 import { MAX_PAGE_NUMBER } from '../jsonapi/page.parser.js';
+import { ID_PATTERN, unanchored } from '../jsonapi/proto-rules.js';
 import type { AttributeType, ResourceSchema } from '../jsonapi/resource-schema.js';
 import type { WriteSpec } from '../jsonapi/write-body.parser.js';
 import type { ParamKind, RouteDefinition } from '../routing/route.types.js';
@@ -21,7 +22,6 @@ export interface OpenApiOptions {
 }
 
 const REF = (name: string): OpenApiObject => ({ $ref: `#/components/schemas/${name}` });
-const ID_PATTERN = '^[1-9][0-9]{0,18}$';
 const EXAMPLE_DATE = '2026-11-21T19:00:00Z';
 
 /** Errors every API operation can answer: no or a bad token, rate limits, our failures. */
@@ -382,7 +382,7 @@ function pathParameter(name: string, kind: ParamKind): OpenApiObject {
     in: 'path',
     required: true,
     description: kind === 'user' ? 'A user id, or `me` for the signed-in user.' : 'A numeric id.',
-    schema: { type: 'string', pattern: kind === 'user' ? '^([1-9][0-9]{0,18}|me)$' : ID_PATTERN },
+    schema: { type: 'string', pattern: kind === 'user' ? `^(${unanchored(ID_PATTERN)}|me)$` : ID_PATTERN.source },
     example: kind === 'user' ? 'me' : '1',
   };
 }

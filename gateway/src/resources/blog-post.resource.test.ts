@@ -1,9 +1,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { BlogPostSchema } from '@inkwell/proto/blog';
+import { BlogPostSchema, BlogPostStoriesSchema, CreateBlogPostRequestSchema } from '@inkwell/proto/blog';
 import { describe, expect, it } from 'vitest';
 import { createApiLinks } from '../jsonapi/api-links.js';
-import { toBlogPostResource } from './blog-post.resource.js';
+import { maxItems } from '../jsonapi/index.js';
+import { BLOG_POST_CREATE, BLOG_POST_UPDATE, toBlogPostResource } from './blog-post.resource.js';
 
 const links = createApiLinks('https://api.example');
 const base = {
@@ -45,5 +46,13 @@ describe('toBlogPostResource', () => {
     const resource = toBlogPostResource(create(BlogPostSchema, { ...base, authorId: '0', sitePost: true, sitePostTag: 'announcement', content: '*x*', contentHtml: '<p><em>x</em></p>' }), links);
     expect(resource.attributes).toMatchObject({ content: '*x*', content_html: '<p><em>x</em></p>', site_post: true, site_post_tag: 'announcement' });
     expect(resource.relationships?.author).toEqual({ data: null });
+  });
+});
+
+describe('BLOG_POST_CREATE and BLOG_POST_UPDATE', () => {
+  it('take as many stories as both requests allow', () => {
+    expect(maxItems(BlogPostStoriesSchema.field.storyIds)).toBe(maxItems(CreateBlogPostRequestSchema.field.storyIds));
+    expect(BLOG_POST_CREATE.relationships?.stories.maxItems).toBe(maxItems(CreateBlogPostRequestSchema.field.storyIds));
+    expect(BLOG_POST_UPDATE.relationships?.stories.maxItems).toBe(maxItems(BlogPostStoriesSchema.field.storyIds));
   });
 });

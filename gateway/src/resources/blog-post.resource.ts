@@ -1,14 +1,41 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { BLOG_POST_MAX_TAGS, BLOG_TAG_MAX_CHARS } from '@inkwell/limits';
-import { BlogPostSortFieldSchema, SortDirection, type BlogPost, type CreateBlogPostRequestSchema, type ListBlogPostsRequestSchema, type UpdateBlogPostRequestSchema } from '@inkwell/proto/blog';
+import { BLOG_POST_MAX_TAGS, BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@inkwell/limits';
+import {
+  BlogPostFilterSchema,
+  BlogPostSchema,
+  BlogPostSortFieldSchema,
+  CreateBlogPostRequestSchema,
+  ListBlogPostsRequestSchema,
+  SortDirection,
+  type BlogPost,
+  type UpdateBlogPostRequestSchema,
+} from '@inkwell/proto/blog';
 import { z } from 'zod';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, wantsField, writeValues, type SparseFieldsets } from '../jsonapi/index.js';
-import type { BLOG_POST_LIST } from '../routes/blog-posts.routes.js';
+import {
+  attributeTypes as at,
+  cursorPagination,
+  defineDocumentSpec,
+  defineListSpec,
+  defineResourceSchema,
+  defineWriteSpec,
+  filters,
+  identifierIds,
+  MAX_LIST_VALUES,
+  maxChars,
+  maxItems,
+  wantsField,
+  writeValues,
+  type FilterKind,
+  type SparseFieldsets,
+} from '../jsonapi/index.js';
 import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';
-import { timestampToApiDate } from './user.resource.js';
+import { STORY_SCHEMA } from './story.resource.js';
+import { optInAttributes } from './proto-resource.js';
+import { timestampToApiDate } from './timestamps.js';
+import { USER_SCHEMA } from './user.resource.js';
 
 /** The JSON:API type of blog posts. */
 export const BLOG_POST_TYPE = 'blog_post';
@@ -33,9 +60,87 @@ export const BLOG_POST_SCHEMA = defineResourceSchema({
     site_post: at.boolean(),
     site_post_tag: at.string(undefined, { nullable: true }),
   },
-  heavyAttributes: ['content', 'content_html'],
+  heavyAttributes: optInAttributes(BlogPostSchema),
   relationships: { author: { type: 'user', many: false }, stories: { type: 'story', many: true } },
 });
+
+const SORT_FIELD = protoEnumNames(BlogPostSortFieldSchema);
+
+/** The sort fields of blog-post lists: date_posted, num_views, relevance. */
+export const BLOG_POST_SORT_FIELDS = SORT_FIELD.names;
+
+/**
+ * `filter[tags]=a,b`: free-text blog tags (any of them matches), at most MAX_LIST_VALUES (list
+ * syntax). Put in the blog's normal form, deduplicated and sorted only so that equivalent filters
+ * share a page token; which tags are valid is the blog service's to say (docs/api/blog.md).
+ */
+const blogTags: FilterKind<readonly string[]> = filters.custom<readonly string[]>(
+  z.string().transform((text, ctx) => {
+    const tags = text.split(',').map(normaliseBlogTag);
+    if (tags.length > MAX_LIST_VALUES) {
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_LIST_VALUES} values are allowed` });
+      return z.NEVER;
+    }
+    return [...new Set(tags)].sort();
+  }),
+  { syntax: `comma-separated blog tags of at most ${BLOG_TAG_MAX_CHARS} characters (posts with any of them match), at most ${MAX_LIST_VALUES}; matched without regard to case`, example: 'writing,news' },
+  (tags) => JSON.stringify(tags),
+);
+
+/** `filter[site_post_tag]=announcement`: one tag, in normal form (the blog service checks it). */
+const sitePostTag: FilterKind<string> = filters.custom(
+  z.string().transform(normaliseBlogTag),
+  { syntax: `one site-post tag of at most ${BLOG_TAG_MAX_CHARS} characters, matched without regard to case`, example: 'announcement' },
+  (tag) => tag,
+);
+
+const LIST_FILTERS = {
+  ids: filters.ids(BlogPostFilterSchema.field.ids),
+  author: filters.id(),
+  tags: blogTags,
+  site_post: filters.boolean(),
+  site_post_tag: sitePostTag,
+  date_posted: filters.dateRange(),
+};
+
+const { author: _author, ...USER_LIST_FILTERS } = LIST_FILTERS;
+
+/** Types reachable from a blog post, and what `include` offers on blog-post documents. */
+const BLOG_POST_TYPES = [USER_SCHEMA, STORY_SCHEMA];
+const BLOG_POST_INCLUDES = ['author', 'stories', 'stories.author'];
+
+const SORT = { fields: BLOG_POST_SORT_FIELDS, default: '-date_posted', relevance: 'relevance' };
+const PAGINATION = cursorPagination(ListBlogPostsRequestSchema.field.pageSize);
+const SEARCH = { maxLength: maxChars(ListBlogPostsRequestSchema.field.query) };
+
+/**
+ * GET /blog-posts (docs/api/blog.md, "GET /blog-posts"): `query` over title, tags and content;
+ * six filters; one sort field of date_posted/num_views/relevance (default `-date_posted`); cursor
+ * pages (docs/api/lists.md, "Cursor pagination").
+ */
+export const BLOG_POST_LIST = defineListSpec({
+  resource: BLOG_POST_SCHEMA,
+  types: BLOG_POST_TYPES,
+  includes: BLOG_POST_INCLUDES,
+  filters: LIST_FILTERS,
+  sort: SORT,
+  search: SEARCH,
+  pagination: PAGINATION,
+});
+
+/** GET /users/:id/blog-posts: the same list with the author fixed by the path (no `filter[author]`). */
+export const USER_BLOG_POST_LIST = defineListSpec({
+  resource: BLOG_POST_SCHEMA,
+  types: BLOG_POST_TYPES,
+  includes: BLOG_POST_INCLUDES,
+  filters: USER_LIST_FILTERS,
+  sort: SORT,
+  search: SEARCH,
+  pagination: PAGINATION,
+});
+
+/** GET/PATCH /blog-posts/:id and the response of POST: `include` and `fields[type]`. */
+export const BLOG_POST_DOCUMENT = defineDocumentSpec({ resource: BLOG_POST_SCHEMA, types: BLOG_POST_TYPES, includes: BLOG_POST_INCLUDES });
 
 /**
  * Most tag values a write body may carry at all: a bound on the input's size. The rule clients
@@ -55,7 +160,7 @@ const BLOG_POST_TAGS = z
 /**
  * What POST /blog-posts accepts: title and content (required, limits of docs/api/blog.md, "Writing"), tags (an
  * array of strings; the service normalises them and checks count and length) and the `stories`
- * relationship (numeric story ids, at most 25). Everything else is read-only.
+ * relationship (numeric story ids, at most the max_items of CreateBlogPostRequest.story_ids). Everything else is read-only.
  */
 export const BLOG_POST_CREATE = defineWriteSpec({
   resource: BLOG_POST_SCHEMA,
@@ -64,7 +169,7 @@ export const BLOG_POST_CREATE = defineWriteSpec({
     content: writeValues.string(),
     tags: BLOG_POST_TAGS,
   },
-  relationships: { stories: { type: 'story', many: true, id: identifierIds.numeric(), maxItems: 25 } },
+  relationships: { stories: { type: 'story', many: true, id: identifierIds.numeric(), maxItems: maxItems(CreateBlogPostRequestSchema.field.storyIds) } },
   required: ['title', 'content'],
 });
 
@@ -102,11 +207,6 @@ export function toBlogPostResource(post: BlogPost, links: ApiLinks): ResourceObj
     self: links.to(`/blog-posts/${post.id}`),
   });
 }
-
-const SORT_FIELD = protoEnumNames(BlogPostSortFieldSchema);
-
-/** The sort fields of blog-post lists: date_posted, num_views, relevance. */
-export const BLOG_POST_SORT_FIELDS = SORT_FIELD.names;
 
 /** The post of a single-post response, or null when there is none. */
 export function blogPostOf({ blogPost }: { readonly blogPost?: BlogPost }, links: ApiLinks): ResourceObject | null {

@@ -1,10 +1,10 @@
 import { AppError } from '@inkwell/errors';
-import type { BookshelfItem } from '@inkwell/proto/bookshelves';
+import { BookshelfItemSchema, type BookshelfItem } from '@inkwell/proto/bookshelves';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues } from '../jsonapi/index.js';
 import { BOOKSHELF_TYPE } from './bookshelf.resource.js';
 import { STORY_TYPE } from './story.resource.js';
-import { timestampToApiDate } from './user.resource.js';
+import { protoResourceMapper } from './proto-resource.js';
 
 /** The JSON:API type of bookshelf items. */
 export const BOOKSHELF_ITEM_TYPE = 'bookshelf_item';
@@ -35,23 +35,15 @@ export const BOOKSHELF_ITEM_UPDATE = defineWriteSpec({
   attributes: BOOKSHELF_ITEM_CREATE.attributes,
 });
 
+const ITEM_FIELDS = protoResourceMapper(BookshelfItemSchema, BOOKSHELF_ITEM_SCHEMA);
+
 /**
  * Maps a bookshelves.v1 BookshelfItem to its JSON:API resource: `date_added` in ISO 8601 UTC,
  * linkage to its bookshelf and story. No `links.self`: items have no GET-by-id endpoint
  * (docs/api/foundation.md, "Documents").
  */
 export function toBookshelfItemResource(item: BookshelfItem): ResourceObject {
-  return resourceObject(
-    BOOKSHELF_ITEM_TYPE,
-    item.id,
-    { date_added: timestampToApiDate(item.dateAdded), read: item.read },
-    {
-      relationships: {
-        bookshelf: { data: { type: BOOKSHELF_TYPE, id: item.bookshelfId } },
-        story: { data: { type: STORY_TYPE, id: item.storyId } },
-      },
-    },
-  );
+  return resourceObject(BOOKSHELF_ITEM_TYPE, item.id, ITEM_FIELDS.attributes(item), { relationships: ITEM_FIELDS.relationships(item) });
 }
 
 /** The item of a single-item response (add, update); a response without one is 404. */

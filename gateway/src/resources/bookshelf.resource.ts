@@ -1,12 +1,12 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { AppError } from '@inkwell/errors';
-import { BookshelfPrivacySchema, type Bookshelf, type CreateBookshelfRequestSchema, type UpdateBookshelfRequestSchema } from '@inkwell/proto/bookshelves';
+import { BookshelfPrivacySchema, BookshelfSchema, type Bookshelf, type CreateBookshelfRequestSchema, type UpdateBookshelfRequestSchema } from '@inkwell/proto/bookshelves';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../jsonapi/index.js';
 import type { BodyOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';
-import { timestampToApiDate } from './user.resource.js';
+import { protoResourceMapper } from './proto-resource.js';
 
 /** The JSON:API type of bookshelves. */
 export const BOOKSHELF_TYPE = 'bookshelf';
@@ -58,27 +58,15 @@ export const BOOKSHELF_WRITE = defineWriteSpec({
   required: ['name'],
 });
 
+const BOOKSHELF_FIELDS = protoResourceMapper(BookshelfSchema, BOOKSHELF_SCHEMA, { enums: { privacy: PRIVACY } });
+
 /**
  * Maps a bookshelves.v1 Bookshelf to its JSON:API resource: `privacy` as `public`/`private`,
  * `num_unread` only when the service set it (the caller owns the shelf), dates in ISO 8601 UTC,
  * `user` linkage to the owner; `links.self` = PUBLIC_BASE_URL/api/v1/bookshelves/<id>.
  */
 export function toBookshelfResource(shelf: Bookshelf, links: ApiLinks): ResourceObject {
-  const attributes: Record<string, string | number | null> = {
-    name: shelf.name,
-    description: shelf.description,
-    privacy: PRIVACY.fromProto(shelf.privacy),
-    color: shelf.color,
-    order: shelf.order,
-    num_stories: shelf.numStories,
-  };
-  if (shelf.numUnread !== undefined) attributes.num_unread = shelf.numUnread;
-  attributes.date_created = timestampToApiDate(shelf.dateCreated);
-  attributes.date_modified = timestampToApiDate(shelf.dateModified);
-  return resourceObject(BOOKSHELF_TYPE, shelf.id, attributes, {
-    relationships: { user: { data: { type: 'user', id: shelf.userId } } },
-    self: links.to(`/bookshelves/${shelf.id}`),
-  });
+  return resourceObject(BOOKSHELF_TYPE, shelf.id, BOOKSHELF_FIELDS.attributes(shelf), { relationships: BOOKSHELF_FIELDS.relationships(shelf), self: links.to(`/bookshelves/${shelf.id}`) });
 }
 
 /** The shelf of a single-shelf response (get, create, update); a response without one is 404. */

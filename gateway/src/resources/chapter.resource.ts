@@ -1,11 +1,11 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { AppError } from '@inkwell/errors';
-import type { Chapter, CreateChapterRequestSchema, UpdateChapterRequestSchema } from '@inkwell/proto/stories';
+import { ChapterSchema, type Chapter, type CreateChapterRequestSchema, type UpdateChapterRequestSchema } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, wantsField, writeValues, type SparseFieldsets } from '../jsonapi/index.js';
 import type { BodyOf } from '../routing/route-kinds.js';
-import { timestampToApiDate } from './user.resource.js';
+import { optInAttributes, protoResourceMapper } from './proto-resource.js';
 
 /** The JSON:API type of chapters. */
 export const CHAPTER_TYPE = 'chapter';
@@ -30,7 +30,7 @@ export const CHAPTER_SCHEMA = defineResourceSchema({
     date_published: at.dateTime(undefined, { nullable: true }),
     date_modified: at.dateTime(undefined, { nullable: true }),
   },
-  heavyAttributes: ['content', 'content_html'],
+  heavyAttributes: optInAttributes(ChapterSchema),
   relationships: { story: { type: 'story', many: false } },
 });
 
@@ -49,33 +49,15 @@ export const CHAPTER_WRITE = defineWriteSpec({
   required: ['title'],
 });
 
+const CHAPTER_FIELDS = protoResourceMapper(ChapterSchema, CHAPTER_SCHEMA);
+
 /**
  * Maps a stories.v1 Chapter to its JSON:API resource: `content`/`content_html` only when the
  * service sent them (the caller asked for the content), dates in ISO 8601 UTC or null, linkage
  * to its story, `links.self` = PUBLIC_BASE_URL/api/v1/chapters/<id>.
  */
 export function toChapterResource(chapter: Chapter, links: ApiLinks): ResourceObject {
-  return resourceObject(
-    CHAPTER_TYPE,
-    chapter.id,
-    {
-      title: chapter.title,
-      ...(chapter.content === undefined ? {} : { content: chapter.content }),
-      ...(chapter.contentHtml === undefined ? {} : { content_html: chapter.contentHtml }),
-      authors_note: chapter.authorsNote,
-      authors_note_html: chapter.authorsNoteHtml,
-      chapter_number: chapter.chapterNumber,
-      published: chapter.published,
-      num_words: chapter.numWords,
-      num_views: chapter.numViews,
-      date_published: timestampToApiDate(chapter.datePublished),
-      date_modified: timestampToApiDate(chapter.dateModified),
-    },
-    {
-      relationships: { story: { data: { type: 'story', id: chapter.storyId } } },
-      self: links.to(`/chapters/${chapter.id}`),
-    },
-  );
+  return resourceObject(CHAPTER_TYPE, chapter.id, CHAPTER_FIELDS.attributes(chapter), { relationships: CHAPTER_FIELDS.relationships(chapter), self: links.to(`/chapters/${chapter.id}`) });
 }
 
 /** The chapter of a single-chapter response (get, create, update); a response without one is 404. */

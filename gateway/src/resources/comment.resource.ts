@@ -1,8 +1,8 @@
 import { AppError } from '@inkwell/errors';
-import type { Comment } from '@inkwell/proto/stories';
+import { CommentSchema, type Comment } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema, defineWriteSpec, writeValues } from '../jsonapi/index.js';
-import { timestampToApiDate } from './user.resource.js';
+import { protoResourceMapper } from './proto-resource.js';
 
 /** The JSON:API type of comments. */
 export const COMMENT_TYPE = 'comment';
@@ -26,22 +26,14 @@ export const COMMENT_WRITE = defineWriteSpec({
   required: ['content'],
 });
 
+const COMMENT_FIELDS = protoResourceMapper(CommentSchema, COMMENT_SCHEMA);
+
 /**
  * Maps a stories.v1 Comment to its JSON:API resource: `date_posted` in ISO 8601 UTC, linkage to
  * the author and the story. No `links.self`: comments have no GET-by-id endpoint (docs/api/foundation.md, "Documents").
  */
 export function toCommentResource(comment: Comment): ResourceObject {
-  return resourceObject(
-    COMMENT_TYPE,
-    comment.id,
-    { content: comment.content, content_html: comment.contentHtml, date_posted: timestampToApiDate(comment.datePosted) },
-    {
-      relationships: {
-        author: { data: { type: 'user', id: comment.authorId } },
-        story: { data: { type: 'story', id: comment.storyId } },
-      },
-    },
-  );
+  return resourceObject(COMMENT_TYPE, comment.id, COMMENT_FIELDS.attributes(comment), { relationships: COMMENT_FIELDS.relationships(comment) });
 }
 
 /** The comment of a create response; a response without one means the story is not there (404). */

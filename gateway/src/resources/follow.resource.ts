@@ -1,7 +1,7 @@
-import type { Follow } from '@inkwell/proto/users';
+import { FollowSchema, type Follow } from '@inkwell/proto/users';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import { attributeTypes as at, defineResourceSchema } from '../jsonapi/index.js';
-import { timestampToApiDate } from './user.resource.js';
+import { protoResourceMapper } from './proto-resource.js';
 
 /** The JSON:API type of follows. */
 export const FOLLOW_TYPE = 'follow';
@@ -14,23 +14,15 @@ export const FOLLOW_SCHEMA = defineResourceSchema({
   relationships: { follower: { type: 'user', many: false }, followed: { type: 'user', many: false } },
 });
 
+const FOLLOW_FIELDS = protoResourceMapper(FollowSchema, FOLLOW_SCHEMA);
+
 /**
  * Maps a users.v1 Follow to its JSON:API resource: `date_followed` in ISO 8601 UTC, `follower`
  * and `followed` as user linkage. Follows have no GET-by-id endpoint, so no `links.self`
  * (docs/api/foundation.md, "Documents").
  */
 export function toFollowResource(follow: Follow): ResourceObject {
-  return resourceObject(
-    FOLLOW_TYPE,
-    follow.id,
-    { date_followed: timestampToApiDate(follow.dateFollowed) },
-    {
-      relationships: {
-        follower: { data: { type: 'user', id: follow.followerId } },
-        followed: { data: { type: 'user', id: follow.followedId } },
-      },
-    },
-  );
+  return resourceObject(FOLLOW_TYPE, follow.id, FOLLOW_FIELDS.attributes(follow), { relationships: FOLLOW_FIELDS.relationships(follow) });
 }
 
 /** The follow of a follow response, or null when it already existed (the 201's data is then null). */

@@ -1,12 +1,23 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { PrivateMessageSortFieldSchema, SortDirection, type ListPrivateMessagesRequestSchema, type PrivateMessage, type SendPrivateMessageRequestSchema } from '@inkwell/proto/messaging';
+import { ListPrivateMessagesRequestSchema, PrivateMessageSchema, PrivateMessageSortFieldSchema, SortDirection, type PrivateMessage, type SendPrivateMessageRequestSchema } from '@inkwell/proto/messaging';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, wantsField, type SparseFieldsets } from '../jsonapi/index.js';
-import type { PRIVATE_MESSAGE_LIST, SEND_BODY } from '../routes/private-messages.routes.js';
+import {
+  attributeTypes as at,
+  defineDocumentSpec,
+  defineListSpec,
+  defineResourceSchema,
+  defineWriteSpec,
+  filters,
+  numberedPagination,
+  wantsField,
+  writeValues,
+  type SparseFieldsets,
+} from '../jsonapi/index.js';
 import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';
-import { timestampToApiDate } from './user.resource.js';
+import { protoResourceMapper } from './proto-resource.js';
+import { USER_SCHEMA } from './user.resource.js';
 
 /** The JSON:API type of private messages. */
 export const PRIVATE_MESSAGE_TYPE = 'private_message';
@@ -29,6 +40,8 @@ export const PRIVATE_MESSAGE_SCHEMA = defineResourceSchema({
   relationships: { sender: { type: 'user', many: false }, recipient: { type: 'user', many: false } },
 });
 
+const MESSAGE_FIELDS = protoResourceMapper(PrivateMessageSchema, PRIVATE_MESSAGE_SCHEMA);
+
 /**
  * Maps a messaging.v1 PrivateMessage to its JSON:API resource: `date_sent` in ISO 8601 UTC,
  * `sender` and `recipient` as user linkage, `links.self` = PUBLIC_BASE_URL/api/v1/private-messages/<id>.
@@ -36,30 +49,66 @@ export const PRIVATE_MESSAGE_SCHEMA = defineResourceSchema({
  * the request's fieldsets, which are what left the text out.
  */
 export function toPrivateMessageResource(message: PrivateMessage, links: ApiLinks): ResourceObject {
-  return resourceObject(
-    PRIVATE_MESSAGE_TYPE,
-    message.id,
-    {
-      subject: message.subject,
-      content: message.content,
-      content_html: message.contentHtml,
-      date_sent: timestampToApiDate(message.dateSent),
-      read: message.read,
-    },
-    {
-      relationships: {
-        sender: { data: { type: 'user', id: message.senderId } },
-        recipient: { data: { type: 'user', id: message.recipientId } },
-      },
-      self: links.to(`/private-messages/${message.id}`),
-    },
-  );
+  return resourceObject(PRIVATE_MESSAGE_TYPE, message.id, MESSAGE_FIELDS.attributes(message), { relationships: MESSAGE_FIELDS.relationships(message), self: links.to(`/private-messages/${message.id}`) });
 }
 
 const SORT_FIELD = protoEnumNames(PrivateMessageSortFieldSchema);
 
 /** The sort fields of mailbox lists: date_sent, read. */
 export const PRIVATE_MESSAGE_SORT_FIELDS = SORT_FIELD.names;
+
+/** Longest `filter[subject]` (no subject is longer) and `filter[content]`, in characters. */
+const MAX_SUBJECT_FILTER_CHARS = 200;
+const MAX_CONTENT_FILTER_CHARS = 1000;
+
+/**
+ * `page[size]` of a mailbox left out (docs/api/messages.md, "Listing: sort and pages"; the
+ * messaging service's `page_size` 0): the proto states it only in a comment, as buf.validate
+ * has no default values.
+ */
+const MAILBOX_DEFAULT_PAGE_SIZE = 100;
+
+/** `include` of every private-message endpoint: the two users, fetched in one batch each. */
+const PRIVATE_MESSAGE_INCLUDES = ['sender', 'recipient'];
+
+/**
+ * GET /users/:id/private-messages (docs/api/messages.md, "Listing: filters"; docs/api/messages.md, "Listing: sort and pages"): the seven
+ * filters, one sort field of `read`/`date_sent` (default `-date_sent`), pages by number (default
+ * 100, the most the rule of its page_size). The defaults of `sent` (false) and `received` (true), and the refusal of both
+ * false, are the messaging service's rules.
+ */
+export const PRIVATE_MESSAGE_LIST = defineListSpec({
+  resource: PRIVATE_MESSAGE_SCHEMA,
+  types: [USER_SCHEMA],
+  includes: PRIVATE_MESSAGE_INCLUDES,
+  filters: {
+    sender: filters.id(),
+    subject: filters.string(MAX_SUBJECT_FILTER_CHARS),
+    content: filters.string(MAX_CONTENT_FILTER_CHARS),
+    date_sent: filters.dateRange(),
+    read: filters.boolean(),
+    sent: filters.boolean(),
+    received: filters.boolean(),
+  },
+  sort: { fields: PRIVATE_MESSAGE_SORT_FIELDS, default: '-date_sent' },
+  pagination: numberedPagination(ListPrivateMessagesRequestSchema.field.pageSize, MAILBOX_DEFAULT_PAGE_SIZE),
+});
+
+/** GET/PATCH /private-messages/:id and the response of POST: `include` and `fields`. */
+export const PRIVATE_MESSAGE_DOCUMENT = defineDocumentSpec({ resource: PRIVATE_MESSAGE_SCHEMA, types: [USER_SCHEMA], includes: PRIVATE_MESSAGE_INCLUDES });
+
+/** POST body: subject and content, both required (docs/api/messages.md, "The private_message resource"); everything else is read-only. */
+export const SEND_BODY = defineWriteSpec({
+  resource: PRIVATE_MESSAGE_SCHEMA,
+  attributes: { subject: writeValues.string(), content: writeValues.string() },
+  required: ['subject', 'content'],
+});
+
+/** PATCH body: only `read` (the recipient marks the message read or unread). */
+export const MARK_BODY = defineWriteSpec({
+  resource: PRIVATE_MESSAGE_SCHEMA,
+  attributes: { read: writeValues.boolean() },
+});
 
 /** The message of a single-message response, or null (the service answers none for a message the caller may not see). */
 export function privateMessageOf({ privateMessage }: { readonly privateMessage?: PrivateMessage }, links: ApiLinks): ResourceObject | null {

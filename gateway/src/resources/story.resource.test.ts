@@ -1,9 +1,9 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { ContentRating, StorySchema, StoryStatus } from '@inkwell/proto/stories';
+import { ContentRating, CreateStoryRequestSchema, StorySchema, StoryStatus, TagIdListSchema } from '@inkwell/proto/stories';
 import { describe, expect, it } from 'vitest';
 import { createApiLinks } from '../jsonapi/api-links.js';
-import { parseCreateBody } from '../jsonapi/index.js';
+import { maxItems, parseCreateBody, protoPattern } from '../jsonapi/index.js';
 import { STORY_WRITE, storyStatusToProto, toStoryResource } from './story.resource.js';
 
 const links = createApiLinks('https://api.inkwell.example');
@@ -87,5 +87,12 @@ describe('STORY_WRITE', () => {
     expect(() => parseCreateBody(STORY_WRITE, { data: { type: 'story', attributes: { title: 'T', tags: ['g:3'], rating: 90 } } })).toThrow(
       expect.objectContaining({ details: [expect.objectContaining({ pointer: '/data/attributes/tags' }), expect.objectContaining({ pointer: '/data/attributes/rating' })] }),
     );
+  });
+});
+
+describe('STORY_WRITE', () => {
+  it('serves create and update alike: the tags of both requests have the same rules', () => {
+    expect(maxItems(TagIdListSchema.field.ids)).toBe(maxItems(CreateStoryRequestSchema.field.tagIds));
+    expect(protoPattern(TagIdListSchema.field.ids, 'items')).toEqual(protoPattern(CreateStoryRequestSchema.field.tagIds, 'items'));
   });
 });

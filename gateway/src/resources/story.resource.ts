@@ -1,25 +1,44 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { AppError } from '@inkwell/errors';
+import { STORY_LIST_EXACT_TOTAL_MAX } from '@inkwell/limits';
 import {
   ContentRatingSchema,
+  CreateStoryRequestSchema,
+  ListStoriesRequestSchema,
+  ListUserStoriesRequestSchema,
   SortDirection,
+  StoryFilterSchema,
+  StorySchema,
   StorySortFieldSchema,
   StoryStatusSchema,
-  type CreateStoryRequestSchema,
-  type ListStoriesRequestSchema,
   type ListStoriesResponse,
-  type ListUserStoriesRequestSchema,
   type Story,
   type StorySortSchema,
   type UpdateStoryRequestSchema,
 } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type JsonValue, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema, defineWriteSpec, identifierIds, writeValues, type SortOrder } from '../jsonapi/index.js';
-import type { STORY_LIST, USER_STORY_LIST } from '../routes/stories.routes.js';
+import {
+  attributeTypes as at,
+  cursorPagination,
+  defineDocumentSpec,
+  defineListSpec,
+  defineResourceSchema,
+  defineWriteSpec,
+  filters,
+  identifierIds,
+  integerRule,
+  maxChars,
+  maxItems,
+  writeValues,
+  type SortOrder,
+} from '../jsonapi/index.js';
 import type { BodyOf, ListQueryOf } from '../routing/route-kinds.js';
+import { CHAPTER_CONTENT_FIELDS, CHAPTER_SCHEMA } from './chapter.resource.js';
 import { protoEnumNames } from './proto-enum.js';
-import { timestampToApiDate } from './user.resource.js';
+import { protoResourceMapper } from './proto-resource.js';
+import { TAG_SCHEMA } from './tag.resource.js';
+import { USER_SCHEMA } from './user.resource.js';
 
 /** The JSON:API type of stories. */
 export const STORY_TYPE = 'story';
@@ -79,6 +98,70 @@ export const STORY_SCHEMA = defineResourceSchema({
   relationships: { author: { type: 'user', many: false }, chapters: { type: 'chapter', many: true }, tags: { type: 'tag', many: true } },
 });
 
+/** Types reachable from a story, and what `include` offers on story documents. */
+const STORY_TYPES = [USER_SCHEMA, CHAPTER_SCHEMA, TAG_SCHEMA];
+const STORY_INCLUDES = ['author', 'chapters', 'tags'];
+const STORY_UNAVAILABLE_FIELDS = { chapter: CHAPTER_CONTENT_FIELDS };
+
+/**
+ * GET /stories (docs/api/stories.md, "GET /stories"): published stories only; the filters of
+ * that page, a `query` search, one sort field (default `-date_published`; `relevance` needs a
+ * query), cursor pages (20 by default; the most is the rule of the request's page_size). The
+ * shelf rules (`date_added` needs `filter[bookshelf]`, `filter[unread]` a shelf the caller owns,
+ * private shelves their owner with read_bookshelves) are the stories service's.
+ */
+export const STORY_LIST = defineListSpec({
+  resource: STORY_SCHEMA,
+  types: STORY_TYPES,
+  includes: STORY_INCLUDES,
+  unavailableFields: STORY_UNAVAILABLE_FIELDS,
+  filters: {
+    ids: filters.ids(StoryFilterSchema.field.ids),
+    author: filters.id(),
+    num_words: filters.integerRange(integerRule(StoryFilterSchema.field.numWordsMin)),
+    status: filters.enumeration(STORY_STATUSES),
+    date_published: filters.dateRange(),
+    tags: filters.tags(StoryFilterSchema.field.tagIds),
+    bookshelf: filters.id(),
+    unread: filters.boolean(),
+  },
+  sort: {
+    fields: STORY_SORT_FIELDS,
+    default: '-date_published',
+    relevance: 'relevance',
+  },
+  search: { maxLength: maxChars(ListStoriesRequestSchema.field.query) },
+  facets: ['tags'],
+  total: { exactUpTo: STORY_LIST_EXACT_TOTAL_MAX },
+  pagination: cursorPagination(ListStoriesRequestSchema.field.pageSize),
+});
+
+/**
+ * GET /users/:id/stories: one author's stories, `filter[published]` (drafts need read_stories
+ * and being the author: the service's rule), the sort fields of GET /stories except relevance
+ * (there is no search here) and date_added (there is no shelf), cursor pages (20 by default;
+ * the most is the rule of the request's page_size).
+ */
+export const USER_STORY_LIST = defineListSpec({
+  resource: STORY_SCHEMA,
+  types: STORY_TYPES,
+  includes: STORY_INCLUDES,
+  unavailableFields: STORY_UNAVAILABLE_FIELDS,
+  filters: { published: filters.boolean() },
+  sort: {
+    fields: STORY_SORT_FIELDS.filter((field) => field !== 'relevance' && field !== 'date_added'),
+    default: '-date_published',
+    unavailable: {
+      relevance: 'sort=relevance needs a search; GET /users/:id/stories has none.',
+      date_added: 'sort=date_added needs filter[bookshelf], which only GET /stories has.',
+    },
+  },
+  pagination: cursorPagination(ListUserStoriesRequestSchema.field.pageSize),
+});
+
+/** GET /stories/:id and the responses of POST/PATCH: `include` author, chapters, tags and `fields`. */
+export const STORY_DOCUMENT = defineDocumentSpec({ resource: STORY_SCHEMA, types: STORY_TYPES, includes: STORY_INCLUDES, unavailableFields: STORY_UNAVAILABLE_FIELDS });
+
 /**
  * What POST/PATCH /stories accept: the W attributes of docs/api/foundation.md, "Resource types" with the limits of docs/api/stories.md, "Writing", and
  * the `tags` relationship (ids `c:<n>`/`g:<n>`). `title` is required on create; the service
@@ -94,9 +177,11 @@ export const STORY_WRITE = defineWriteSpec({
     content_rating: writeValues.enumeration(CONTENT_RATINGS),
     published: writeValues.boolean(),
   },
-  relationships: { tags: { type: 'tag', many: true, id: identifierIds.tag(), maxItems: 100 } },
+  relationships: { tags: { type: 'tag', many: true, id: identifierIds.tag(CreateStoryRequestSchema.field.tagIds), maxItems: maxItems(CreateStoryRequestSchema.field.tagIds) } },
   required: ['title'],
 });
+
+const STORY_FIELDS = protoResourceMapper(StorySchema, STORY_SCHEMA, { enums: { status: STATUS, content_rating: CONTENT_RATING } });
 
 /**
  * Maps a stories.v1 Story to its JSON:API resource: dates in ISO 8601 UTC or null (never the
@@ -104,38 +189,7 @@ export const STORY_WRITE = defineWriteSpec({
  * (in chapter order) and the tags; `links.self` = PUBLIC_BASE_URL/api/v1/stories/<id>.
  */
 export function toStoryResource(story: Story, links: ApiLinks): ResourceObject {
-  return resourceObject(
-    STORY_TYPE,
-    story.id,
-    {
-      title: story.title,
-      short_description: story.shortDescription,
-      description: story.description,
-      description_html: story.descriptionHtml,
-      status: STATUS.fromProto(story.status),
-      content_rating: CONTENT_RATING.fromProto(story.contentRating),
-      published: story.published,
-      num_words: story.numWords,
-      num_chapters: story.numChapters,
-      num_views: story.numViews,
-      num_likes: story.numLikes,
-      num_dislikes: story.numDislikes,
-      num_comments: story.numComments,
-      rating: story.rating ?? null,
-      hotness: story.hotness,
-      date_published: timestampToApiDate(story.datePublished),
-      date_modified: timestampToApiDate(story.dateModified),
-      date_updated: timestampToApiDate(story.dateUpdated),
-    },
-    {
-      relationships: {
-        author: { data: { type: 'user', id: story.authorId } },
-        chapters: { data: story.chapterIds.map((id) => ({ type: 'chapter', id })) },
-        tags: { data: story.tagIds.map((id) => ({ type: 'tag', id })) },
-      },
-      self: links.to(`/stories/${story.id}`),
-    },
-  );
+  return resourceObject(STORY_TYPE, story.id, STORY_FIELDS.attributes(story), { relationships: STORY_FIELDS.relationships(story), self: links.to(`/stories/${story.id}`) });
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { SortDirection, TagKindSchema, TagSortFieldSchema, type ListTagsRequestSchema, type Tag } from '@inkwell/proto/stories';
+import { ListTagsRequestSchema, SortDirection, TagKindSchema, TagSchema, TagSortFieldSchema, type Tag } from '@inkwell/proto/stories';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
-import { attributeTypes as at, defineResourceSchema } from '../jsonapi/index.js';
-import type { TAG_LIST } from '../routes/tags.routes.js';
+import { attributeTypes as at, cursorPagination, defineListSpec, defineResourceSchema, filters } from '../jsonapi/index.js';
 import type { ListQueryOf } from '../routing/route-kinds.js';
 import { protoEnumNames } from './proto-enum.js';
+import { protoResourceMapper } from './proto-resource.js';
 
 /** The JSON:API type of story tags. */
 export const TAG_TYPE = 'tag';
@@ -31,11 +31,25 @@ export const TAG_SCHEMA = defineResourceSchema({
 });
 
 /**
+ * GET /tags (docs/api/stories.md, "Tags"): the character and genre catalogue, `filter[kind]`, sort `name` or
+ * `num_stories` in either direction (default: catalogue order, kind then number), cursor pages
+ * (docs/api/lists.md).
+ */
+export const TAG_LIST = defineListSpec({
+  resource: TAG_SCHEMA,
+  filters: { kind: filters.enumeration(TAG_KINDS) },
+  sort: { fields: TAG_SORT_FIELDS },
+  pagination: cursorPagination(ListTagsRequestSchema.field.pageSize),
+});
+
+const TAG_FIELDS = protoResourceMapper(TagSchema, TAG_SCHEMA, { enums: { kind: KIND } });
+
+/**
  * Maps a stories.v1 Tag to its JSON:API resource. Tags have no GET-by-id endpoint, so no
  * `links.self` (docs/api/foundation.md, "Documents"); `num_stories` counts published stories.
  */
 export function toTagResource(tag: Tag): ResourceObject {
-  return resourceObject(TAG_TYPE, tag.id, { name: tag.name, kind: KIND.fromProto(tag.kind), slug: tag.slug, num_stories: tag.numStories });
+  return resourceObject(TAG_TYPE, tag.id, TAG_FIELDS.attributes(tag));
 }
 
 /** The tags of a list response. */

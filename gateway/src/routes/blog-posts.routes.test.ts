@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cursorBinding, parseListQuery, type ListSpec } from '../jsonapi/index.js';
-import { BLOG_POST_LIST, USER_BLOG_POST_LIST } from './blog-posts.routes.js';
+import { BLOG_POST_LIST, USER_BLOG_POST_LIST } from '../resources/blog-post.resource.js';
 
 const parse = (query: string) => parseListQuery(BLOG_POST_LIST, new URLSearchParams(query));
 

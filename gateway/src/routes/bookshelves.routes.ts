@@ -1,12 +1,13 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import type { BookshelvesService } from '@inkwell/proto/bookshelves';
+import { ListBookshelfItemsRequestSchema, ListUserBookshelvesRequestSchema, BookshelvesService } from '@inkwell/proto/bookshelves';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
+import { cursorPagination, defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
 import { BOOKSHELF_ITEM_CREATE, BOOKSHELF_ITEM_SCHEMA, BOOKSHELF_ITEM_UPDATE, bookshelfItemOf, bookshelfItemsOf } from '../resources/bookshelf-item.resource.js';
 import { BOOKSHELF_SCHEMA, BOOKSHELF_WRITE, bookshelfCreateRequest, bookshelfOf, bookshelvesOf, bookshelfUpdateRequest } from '../resources/bookshelf.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
+import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the bookshelf routes need: the bookshelves client, the link builder and the document responder. */
@@ -21,14 +22,14 @@ const SHELF_INCLUDES = ['user'];
 
 /**
  * GET /users/:id/bookshelves (docs/api/bookshelves.md): one user's shelves in the owner's order
- * (`order`, then id; no sort, no filters), cursor pages of 20 (max 100), `include=user`.
+ * (`order`, then id; no sort, no filters), cursor pages (docs/api/lists.md), `include=user`.
  */
 export const BOOKSHELF_LIST = defineListSpec({
   resource: BOOKSHELF_SCHEMA,
   types: SHELF_TYPES,
   includes: SHELF_INCLUDES,
   filters: {},
-  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+  pagination: cursorPagination(ListUserBookshelvesRequestSchema.field.pageSize),
 });
 
 /** GET/PATCH /bookshelves/:id and the response of POST /users/:id/bookshelves: `include=user` and `fields`. */
@@ -39,7 +40,7 @@ const ITEM_INCLUDES = ['bookshelf', 'story', 'story.author'];
 
 /**
  * GET /bookshelves/:id/items (docs/api/bookshelves.md): the items in the order they were added
- * (oldest first; no sort, no filters), cursor pages of 20 (max 100), `include` bookshelf, story,
+ * (oldest first; no sort, no filters), cursor pages (docs/api/lists.md), `include` bookshelf, story,
  * story.author.
  */
 export const BOOKSHELF_ITEM_LIST = defineListSpec({
@@ -47,7 +48,7 @@ export const BOOKSHELF_ITEM_LIST = defineListSpec({
   types: ITEM_TYPES,
   includes: ITEM_INCLUDES,
   filters: {},
-  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+  pagination: cursorPagination(ListBookshelfItemsRequestSchema.field.pageSize),
 });
 
 /** The responses of POST/PATCH on items: the same `include` and `fields` as the item list. */
@@ -69,19 +70,17 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
       params: { id: 'user' },
       query: BOOKSHELF_LIST,
       toRequest: ({ params }) => ({ userId: params.id }),
-      rpc: (request, options) => bookshelves.listUserBookshelves(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.listUserBookshelves),
       toResources: bookshelvesOf,
     }),
     route.create({
       path: '/users/:id/bookshelves',
       doc: { summary: 'Create a bookshelf of yours (`:id` is you).' },
       params: { id: 'user' },
-      scope: 'write_bookshelves',
-      requiresUser: true,
       query: BOOKSHELF_DOCUMENT,
       body: BOOKSHELF_WRITE,
       toRequest: ({ params, body }) => bookshelfCreateRequest(params.id, body),
-      rpc: (request, options) => bookshelves.createBookshelf(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.createBookshelf),
       toResource: bookshelfOf,
     }),
     route.read({
@@ -89,70 +88,60 @@ export function bookshelvesRoutes({ bookshelves, links, documents }: Bookshelves
       doc: { summary: 'One bookshelf.', errors: ['insufficient_scope'] },
       query: BOOKSHELF_DOCUMENT,
       toRequest: ({ params }) => ({ id: params.id }),
-      rpc: (request, options) => bookshelves.getBookshelf(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.getBookshelf),
       toResource: bookshelfOf,
     }),
     route.update({
       path: '/bookshelves/:id',
       doc: { summary: 'Change a bookshelf of yours.' },
-      scope: 'write_bookshelves',
-      requiresUser: true,
       query: BOOKSHELF_DOCUMENT,
       body: BOOKSHELF_WRITE,
       toRequest: ({ params, body }) => bookshelfUpdateRequest(params.id, body),
-      rpc: (request, options) => bookshelves.updateBookshelf(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.updateBookshelf),
       toResource: bookshelfOf,
     }),
     route.command({
       method: 'DELETE',
       path: '/bookshelves/:id',
       doc: { summary: 'Delete a bookshelf of yours and its items.' },
-      scope: 'write_bookshelves',
-      requiresUser: true,
       checkedQuery: BOOKSHELF_DOCUMENT,
       toRequest: ({ params }) => ({ id: params.id }),
-      rpc: (request, options) => bookshelves.deleteBookshelf(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.deleteBookshelf),
     }),
     route.list({
       path: '/bookshelves/:id/items',
       doc: { summary: 'The items of a bookshelf, in the order they were added.', errors: ['insufficient_scope'] },
       query: BOOKSHELF_ITEM_LIST,
       toRequest: ({ params }) => ({ bookshelfId: params.id }),
-      rpc: (request, options) => bookshelves.listBookshelfItems(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.listBookshelfItems),
       toResources: bookshelfItemsOf,
     }),
     route.create({
       path: '/bookshelves/:id/items',
       doc: { summary: 'Put a story on a bookshelf of yours (a story already there is 409).' },
-      scope: 'write_bookshelves',
-      requiresUser: true,
       query: BOOKSHELF_ITEM_DOCUMENT,
       body: BOOKSHELF_ITEM_CREATE,
       toRequest: ({ params, body }) => ({ bookshelfId: params.id, storyId: body.relationships.story ?? '', read: body.attributes.read }),
-      rpc: (request, options) => bookshelves.addBookshelfItem(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.addBookshelfItem),
       toResource: bookshelfItemOf,
     }),
     route.update({
       path: '/bookshelves/:id/items/:item_id',
       doc: { summary: 'Mark an item read or unread.' },
-      scope: 'write_bookshelves',
-      requiresUser: true,
       query: BOOKSHELF_ITEM_DOCUMENT,
       body: BOOKSHELF_ITEM_UPDATE,
       idParam: 'item_id',
       toRequest: ({ params, body }) => ({ bookshelfId: params.id, itemId: params.item_id, read: body.attributes.read }),
-      rpc: (request, options) => bookshelves.updateBookshelfItem(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.updateBookshelfItem),
       toResource: bookshelfItemOf,
     }),
     route.command({
       method: 'DELETE',
       path: '/bookshelves/:id/items/:item_id',
       doc: { summary: 'Take an item off a bookshelf of yours.' },
-      scope: 'write_bookshelves',
-      requiresUser: true,
       checkedQuery: BOOKSHELF_ITEM_DOCUMENT,
       toRequest: ({ params }) => ({ bookshelfId: params.id, itemId: params.item_id }),
-      rpc: (request, options) => bookshelves.removeBookshelfItem(request, options),
+      rpc: rpcOf(bookshelves, BookshelvesService.method.removeBookshelfItem),
     }),
   ];
 }

@@ -1,11 +1,12 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import type { StoriesService } from '@inkwell/proto/stories';
+import { ListChaptersRequestSchema, StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
+import { cursorPagination, defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
 import { CHAPTER_SCHEMA, CHAPTER_WRITE, chapterCreateRequest, chapterOf, chaptersOf, chapterUpdateRequest, wantsChapterContent } from '../resources/chapter.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
+import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the chapter routes need: the stories client, the link builder and the document responder. */
@@ -20,7 +21,7 @@ const CHAPTER_INCLUDES = ['story', 'story.author'];
 
 /**
  * GET /stories/:id/chapters: the chapters of a story the caller may see, in chapter order (no
- * sort, no filters), cursor pages of 20 (max 100). `content`/`content_html` only when named in
+ * sort, no filters), cursor pages (docs/api/lists.md). `content`/`content_html` only when named in
  * `fields[chapter]`; then a page ends early at the text budget and counts views
  * (docs/api/stories.md, "Chapter lists with content").
  */
@@ -29,7 +30,7 @@ export const CHAPTER_LIST = defineListSpec({
   types: CHAPTER_TYPES,
   includes: CHAPTER_INCLUDES,
   filters: {},
-  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+  pagination: cursorPagination(ListChaptersRequestSchema.field.pageSize),
 });
 
 /**
@@ -56,18 +57,16 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
       },
       query: CHAPTER_LIST,
       toRequest: ({ params, query }) => ({ storyId: params.id, includeContent: wantsChapterContent(query.fields) }),
-      rpc: (request, options) => stories.listChapters(request, options),
+      rpc: rpcOf(stories, StoriesService.method.listChapters),
       toResources: chaptersOf,
     }),
     route.create({
       path: '/stories/:id/chapters',
       doc: { summary: 'Add a chapter to a story of yours.' },
-      scope: 'write_stories',
-      requiresUser: true,
       query: CHAPTER_DOCUMENT,
       body: CHAPTER_WRITE,
       toRequest: ({ params, body }) => chapterCreateRequest(params.id, body),
-      rpc: (request, options) => stories.createChapter(request, options),
+      rpc: rpcOf(stories, StoriesService.method.createChapter),
       toResource: chapterOf,
     }),
     route.read({
@@ -75,29 +74,25 @@ export function chaptersRoutes({ stories, links, documents }: ChaptersRoutesDeps
       doc: { summary: 'One chapter; its content only when named in fields[chapter] (counts a view).', errors: ['insufficient_scope'] },
       query: CHAPTER_DOCUMENT,
       toRequest: ({ params, query }) => ({ id: params.id, includeContent: wantsChapterContent(query.fields) }),
-      rpc: (request, options) => stories.getChapter(request, options),
+      rpc: rpcOf(stories, StoriesService.method.getChapter),
       toResource: chapterOf,
     }),
     route.update({
       path: '/chapters/:id',
       doc: { summary: 'Change a chapter of yours.' },
-      scope: 'write_stories',
-      requiresUser: true,
       query: CHAPTER_DOCUMENT,
       body: CHAPTER_WRITE,
       toRequest: ({ params, body }) => chapterUpdateRequest(params.id, body),
-      rpc: (request, options) => stories.updateChapter(request, options),
+      rpc: rpcOf(stories, StoriesService.method.updateChapter),
       toResource: chapterOf,
     }),
     route.command({
       method: 'DELETE',
       path: '/chapters/:id',
       doc: { summary: 'Delete a chapter of yours (not the last published one of a published story).', errors: ['validation_failed'] },
-      scope: 'write_stories',
-      requiresUser: true,
       checkedQuery: CHAPTER_DOCUMENT,
       toRequest: ({ params }) => ({ id: params.id }),
-      rpc: (request, options) => stories.deleteChapter(request, options),
+      rpc: rpcOf(stories, StoriesService.method.deleteChapter),
     }),
   ];
 }

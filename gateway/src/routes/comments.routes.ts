@@ -1,12 +1,13 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import type { StoriesService } from '@inkwell/proto/stories';
+import { ListCommentsRequestSchema, StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
+import { cursorPagination, defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
 import { CHAPTER_CONTENT_FIELDS, CHAPTER_SCHEMA } from '../resources/chapter.resource.js';
 import { COMMENT_SCHEMA, COMMENT_WRITE, commentsOf, createdCommentOf } from '../resources/comment.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
 import { USER_SCHEMA } from '../resources/user.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
+import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the comment routes need: the stories client, the link builder and the document responder. */
@@ -22,7 +23,7 @@ const COMMENT_UNAVAILABLE_FIELDS = { chapter: CHAPTER_CONTENT_FIELDS };
 
 /**
  * GET /stories/:id/comments (docs/api/stories.md, "Votes and comments"): a visible story's comments, oldest first (the
- * service's order; no sort or filters), cursor pages of 20 (max 100), `include` author and story.
+ * service's order; no sort or filters), cursor pages (docs/api/lists.md), `include` author and story.
  */
 export const COMMENT_LIST = defineListSpec({
   resource: COMMENT_SCHEMA,
@@ -30,7 +31,7 @@ export const COMMENT_LIST = defineListSpec({
   includes: COMMENT_INCLUDES,
   unavailableFields: COMMENT_UNAVAILABLE_FIELDS,
   filters: {},
-  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+  pagination: cursorPagination(ListCommentsRequestSchema.field.pageSize),
 });
 
 /** The response of POST /stories/:id/comments: `include` author and story, and `fields`. */
@@ -51,28 +52,24 @@ export function commentsRoutes({ stories, links, documents }: CommentsRoutesDeps
       doc: { summary: 'The comments on a published story, oldest first.' },
       query: COMMENT_LIST,
       toRequest: ({ params }) => ({ storyId: params.id }),
-      rpc: (request, options) => stories.listComments(request, options),
+      rpc: rpcOf(stories, StoriesService.method.listComments),
       toResources: commentsOf,
     }),
     route.create({
       path: '/stories/:id/comments',
       doc: { summary: 'Comment on a published story.' },
-      scope: 'write_comments',
-      requiresUser: true,
       query: COMMENT_DOCUMENT,
       body: COMMENT_WRITE,
       toRequest: ({ params, body }) => ({ storyId: params.id, content: body.attributes.content ?? '' }),
-      rpc: (request, options) => stories.createComment(request, options),
+      rpc: rpcOf(stories, StoriesService.method.createComment),
       toResource: createdCommentOf,
     }),
     route.command({
       method: 'DELETE',
       path: '/comments/:id',
       doc: { summary: 'Delete a comment (its author, or the author of the story).' },
-      scope: 'write_comments',
-      requiresUser: true,
       toRequest: ({ params }) => ({ id: params.id }),
-      rpc: (request, options) => stories.deleteComment(request, options),
+      rpc: rpcOf(stories, StoriesService.method.deleteComment),
     }),
   ];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseListQuery } from '../jsonapi/index.js';
-import { PRIVATE_MESSAGE_LIST } from './private-messages.routes.js';
+import { PRIVATE_MESSAGE_LIST } from '../resources/private-message.resource.js';
 
 const parse = (query: string) => parseListQuery(PRIVATE_MESSAGE_LIST, new URLSearchParams(query));
 

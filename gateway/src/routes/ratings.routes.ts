@@ -1,9 +1,10 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import type { StoriesService } from '@inkwell/proto/stories';
+import { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import type { DocumentResponder } from '../jsonapi/index.js';
 import { RATING_WRITE, ratingRequest } from '../resources/rating.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
+import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the rating routes need: the stories client (and, as every route file, the link builder and document responder). */
@@ -27,20 +28,16 @@ export function ratingsRoutes({ stories, links, documents }: RatingsRoutesDeps):
       method: 'PUT',
       path: '/stories/:id/rating',
       doc: { summary: 'Like or dislike a story (one vote per user; a new vote replaces the old).' },
-      scope: 'write_ratings',
-      requiresUser: true,
       body: RATING_WRITE,
       toRequest: ({ params, body }) => ratingRequest(params.id, body),
-      rpc: (request, options) => stories.setStoryRating(request, options),
+      rpc: rpcOf(stories, StoriesService.method.setStoryRating),
     }),
     route.command({
       method: 'DELETE',
       path: '/stories/:id/rating',
       doc: { summary: 'Withdraw your vote on a story.' },
-      scope: 'write_ratings',
-      requiresUser: true,
       toRequest: ({ params }) => ({ storyId: params.id }),
-      rpc: (request, options) => stories.deleteStoryRating(request, options),
+      rpc: rpcOf(stories, StoriesService.method.deleteStoryRating),
     }),
   ];
 }

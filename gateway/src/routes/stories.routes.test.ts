@@ -2,8 +2,8 @@ import { isAppError } from '@inkwell/errors';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentQuery, parseListQuery } from '../jsonapi/index.js';
 import { CHAPTER_DOCUMENT, CHAPTER_LIST } from './chapters.routes.js';
-import { STORY_DOCUMENT, STORY_LIST, USER_STORY_LIST } from './stories.routes.js';
-import { TAG_LIST } from './tags.routes.js';
+import { STORY_DOCUMENT, STORY_LIST, USER_STORY_LIST } from '../resources/story.resource.js';
+import { TAG_LIST } from '../resources/tag.resource.js';
 
 const q = (text: string): URLSearchParams => new URLSearchParams(text);
 

@@ -1,9 +1,10 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import type { StoriesService } from '@inkwell/proto/stories';
+import { StoriesService } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineListSpec, filters, type DocumentResponder } from '../jsonapi/index.js';
-import { TAG_KINDS, TAG_SCHEMA, TAG_SORT_FIELDS, tagListRequest, tagsOf } from '../resources/tag.resource.js';
+import type { DocumentResponder } from '../jsonapi/index.js';
+import { TAG_LIST, tagListRequest, tagsOf } from '../resources/tag.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
+import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the tag routes need: the stories client, the link builder and the document responder. */
@@ -12,18 +13,6 @@ export interface TagsRoutesDeps {
   readonly links: ApiLinks;
   readonly documents: DocumentResponder;
 }
-
-/**
- * GET /tags (docs/api/stories.md, "Tags"): the character and genre catalogue, `filter[kind]`, sort `name` or
- * `num_stories` in either direction (default: catalogue order, kind then number), cursor pages
- * of 20 (max 100).
- */
-export const TAG_LIST = defineListSpec({
-  resource: TAG_SCHEMA,
-  filters: { kind: filters.enumeration(TAG_KINDS) },
-  sort: { fields: TAG_SORT_FIELDS },
-  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
-});
 
 /** The tag endpoints (paths relative to /api/v1): readable with any valid token. */
 export function tagsRoutes({ stories, links, documents }: TagsRoutesDeps): RouteDefinition[] {
@@ -34,7 +23,7 @@ export function tagsRoutes({ stories, links, documents }: TagsRoutesDeps): Route
       doc: { summary: 'Story tags (characters and genres).' },
       query: TAG_LIST,
       toRequest: ({ query }) => tagListRequest(query),
-      rpc: (request, options) => stories.listTags(request, options),
+      rpc: rpcOf(stories, StoriesService.method.listTags),
       toResources: tagsOf,
     }),
   ];

@@ -1,10 +1,11 @@
 import type { GrpcClient } from '@inkwell/grpc';
-import { FollowDirection, type UsersService } from '@inkwell/proto/users';
+import { FollowDirection, ListFollowsRequestSchema, UsersService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { defineDocumentSpec, defineListSpec, defineWriteSpec, identifierIds, writeValues, type DocumentResponder } from '../jsonapi/index.js';
+import { cursorPagination, defineDocumentSpec, defineListSpec, defineWriteSpec, identifierIds, writeValues, type DocumentResponder } from '../jsonapi/index.js';
 import { FOLLOW_SCHEMA, followOf, followsOf } from '../resources/follow.resource.js';
 import { USER_SCHEMA, userOf } from '../resources/user.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
+import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
 
 /** What the users routes need: the users service client, the link builder and the document responder. */
@@ -34,13 +35,13 @@ const FOLLOW_CREATE = defineWriteSpec({
 /** The response of POST /users/:id/following: `include=follower,followed` and fields. */
 const FOLLOW_DOCUMENT = defineDocumentSpec({ resource: FOLLOW_SCHEMA, types: [USER_SCHEMA], includes: ['follower', 'followed'] });
 
-/** GET /users/:id/following and /followers (docs/api/accounts.md, "Follows"): oldest first, cursor pages of 20 (max 100), no filters or sort. */
+/** GET /users/:id/following and /followers (docs/api/accounts.md, "Follows"): oldest first, cursor pages (docs/api/lists.md), no filters or sort. */
 const FOLLOW_LIST = defineListSpec({
   resource: FOLLOW_SCHEMA,
   types: [USER_SCHEMA],
   includes: ['follower', 'followed'],
   filters: {},
-  pagination: { kind: 'cursor', defaultSize: 20, maxSize: 100 },
+  pagination: cursorPagination(ListFollowsRequestSchema.field.pageSize),
 });
 
 /**
@@ -59,7 +60,7 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       params: { id: 'user' },
       query: FOLLOW_LIST,
       toRequest: ({ params }) => ({ userId: params.id, direction }),
-      rpc: (request, options) => users.listFollows(request, options),
+      rpc: rpcOf(users, UsersService.method.listFollows),
       toResources: followsOf,
     });
 
@@ -70,19 +71,17 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       params: { id: 'user' },
       query: USER_DOCUMENT,
       toRequest: ({ params }) => ({ id: params.id }),
-      rpc: (request, options) => users.getUser(request, options),
+      rpc: rpcOf(users, UsersService.method.getUser),
       toResource: userOf,
     }),
     route.update({
       path: '/users/:id',
       doc: { summary: 'Change your own account (bio, email).' },
       params: { id: 'user' },
-      scope: 'write_user',
-      requiresUser: true,
       query: USER_DOCUMENT,
       body: USER_UPDATE,
       toRequest: ({ params, body }) => ({ id: params.id, bio: body.attributes.bio, email: body.attributes.email }),
-      rpc: (request, options) => users.updateUser(request, options),
+      rpc: rpcOf(users, UsersService.method.updateUser),
       toResource: userOf,
     }),
     followList('/users/:id/following', 'Whom a user follows, oldest first.', FollowDirection.FOLLOWING),
@@ -91,12 +90,10 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       path: '/users/:id/following',
       doc: { summary: 'Follow a user (`:id` is you).', nullableData: true },
       params: { id: 'user' },
-      scope: 'write_user',
-      requiresUser: true,
       query: FOLLOW_DOCUMENT,
       body: FOLLOW_CREATE,
       toRequest: ({ params, body }) => ({ followerId: params.id, followedId: body.relationships.followed ?? '' }),
-      rpc: (request, options) => users.followUser(request, options),
+      rpc: rpcOf(users, UsersService.method.followUser),
       toResource: followOf,
     }),
     route.command({
@@ -104,10 +101,8 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       path: '/users/:id/following/:following_id',
       doc: { summary: 'Unfollow a user (`:id` is you).' },
       params: { id: 'user' },
-      scope: 'write_user',
-      requiresUser: true,
       toRequest: ({ params }) => ({ followerId: params.id, followedId: params.following_id }),
-      rpc: (request, options) => users.unfollowUser(request, options),
+      rpc: rpcOf(users, UsersService.method.unfollowUser),
     }),
   ];
 }

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import { AppError, isAppError } from '@inkwell/errors';
-import { BookshelfSchema, type Bookshelf } from '@inkwell/proto/bookshelves';
+import type { GrpcClient } from '@inkwell/grpc';
+import {
+  BookshelfSchema,
+  BookshelvesService,
+  CreateBookshelfResponseSchema,
+  DeleteBookshelfResponseSchema,
+  GetBookshelfResponseSchema,
+  ListUserBookshelvesResponseSchema,
+  type Bookshelf,
+} from '@inkwell/proto/bookshelves';
+import { UpdateUserResponseSchema, UsersService } from '@inkwell/proto/users';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +21,9 @@ import { createDocumentResponder, CursorStore, defineDocumentSpec, defineWriteSp
 import { BOOKSHELF_WRITE, bookshelfOf, bookshelvesOf } from '../resources/bookshelf.resource.js';
 import { USER_SCHEMA, userOf } from '../resources/user.resource.js';
 import { BOOKSHELF_DOCUMENT, BOOKSHELF_LIST } from '../routes/bookshelves.routes.js';
+import { declaredApiRoutes } from '../openapi/api.document.js';
 import { routeKinds, type RouteKinds } from './route-kinds.js';
+import { namedRpc, rpcOf } from './route-rpc.js';
 import type { ApiRequest, ApiResponse, RouteDefinition } from './route.types.js';
 
 const links = createApiLinks('https://api.inkwell.example');
@@ -67,10 +79,11 @@ describe('route kinds', () => {
       params: { id: 'user' },
       query: BOOKSHELF_LIST,
       toRequest: ({ params }) => ({ userId: params.id }),
-      rpc: (request) => {
+      rpc: namedRpc(BookshelvesService.method.listUserBookshelves, (request) => {
         asked.push(request);
-        return Promise.resolve(asked.length === 1 ? { bookshelves: [shelf('1'), shelf('2')], nextAfter: 'after-2' } : { bookshelves: [shelf('3')], nextAfter: '' });
-      },
+        const page = asked.length === 1 ? { bookshelves: [shelf('1'), shelf('2')], nextAfter: 'after-2' } : { bookshelves: [shelf('3')], nextAfter: '' };
+        return Promise.resolve(create(ListUserBookshelvesResponseSchema, page));
+      }),
       toResources: bookshelvesOf,
     });
     const first = await call(list, { id: '7' }, 'page[size]=2');
@@ -93,7 +106,7 @@ describe('route kinds', () => {
       query: BOOKSHELF_DOCUMENT,
       body: BOOKSHELF_WRITE,
       toRequest: () => ({}),
-      rpc: () => Promise.resolve({ bookshelf: shelf('12') }),
+      rpc: namedRpc(BookshelvesService.method.createBookshelf, () => Promise.resolve(create(CreateBookshelfResponseSchema, { bookshelf: shelf('12') }))),
       toResource: bookshelfOf,
     } as const;
     const body = { data: { type: 'bookshelf', attributes: { name: 'n' } } };
@@ -117,10 +130,10 @@ describe('route kinds', () => {
         query: defineDocumentSpec({ resource: USER_SCHEMA }),
         body: USER_WRITE,
         toRequest: ({ params, body }) => ({ id: params.id, bio: body.attributes.bio }),
-        rpc: (request) => {
+        rpc: namedRpc(UsersService.method.updateUser, (request) => {
           sent.push(request);
-          return Promise.resolve({ user: undefined });
-        },
+          return Promise.resolve(create(UpdateUserResponseSchema));
+        }),
         toResource: userOf,
         ...(beforeBodyRefusal === undefined ? {} : { beforeBodyRefusal }),
       });
@@ -140,14 +153,62 @@ describe('route kinds', () => {
       doc: { summary: 'delete' },
       checkedQuery: BOOKSHELF_DOCUMENT,
       toRequest: ({ params }) => ({ id: params.id }),
-      rpc: (request) => {
+      rpc: namedRpc(BookshelvesService.method.deleteBookshelf, (request) => {
         calls.push(request);
-        return Promise.resolve({});
-      },
+        return Promise.resolve(create(DeleteBookshelfResponseSchema));
+      }),
     });
     expect(await refusal(call(remove, { id: '3' }, 'include=nope'))).toBe('invalid_include');
     expect(calls).toEqual([]);
     expect(await call(remove, { id: '3' })).toEqual({ status: 204 });
     expect(calls).toEqual([{ id: '3' }]);
+  });
+});
+
+describe('route access', () => {
+  const getShelf = namedRpc(BookshelvesService.method.getBookshelf, () => Promise.resolve(create(GetBookshelfResponseSchema, { bookshelf: shelf('3') })));
+  const deleteShelf = namedRpc(BookshelvesService.method.deleteBookshelf, () => Promise.resolve(create(DeleteBookshelfResponseSchema)));
+  const read = { path: '/bookshelves/:id', doc: { summary: 'read' }, query: BOOKSHELF_DOCUMENT, toRequest: () => ({}), toResource: bookshelfOf } as const;
+  const remove = { method: 'DELETE', path: '/bookshelves/:id', doc: { summary: 'delete' }, toRequest: () => ({}) } as const;
+
+  it('a route needs the scope and the signed-in user its RPC declares, and nothing where the RPC declares nothing', () => {
+    const removal = route.command({ ...remove, rpc: deleteShelf });
+    expect([removal.scope, removal.requiresUser]).toEqual(['write_bookshelves', true]);
+    const reading = route.read({ ...read, rpc: getShelf });
+    expect([reading.scope, reading.requiresUser]).toEqual([undefined, undefined]);
+  });
+
+  it('an entry may add a requirement its RPC does not declare, but not restate one it does', () => {
+    const reading = route.read({ ...read, scope: 'read_bookshelves', rpc: getShelf });
+    expect([reading.scope, reading.requiresUser]).toEqual(['read_bookshelves', undefined]);
+    expect(() => route.command({ ...remove, scope: 'write_bookshelves', rpc: deleteShelf })).toThrow(/restates the access that inkwell\.bookshelves\.v1\.BookshelvesService\.DeleteBookshelf declares/);
+    expect(() => route.command({ ...remove, requiresUser: true, rpc: deleteShelf })).toThrow(/restates/);
+  });
+
+  it('the API routes take their access from the RPCs they call', () => {
+    const routes = declaredApiRoutes();
+    const access = (method: string, path: string) => {
+      const found = routes.find((candidate) => candidate.method === method && candidate.path === path);
+      return found && [found.scope, found.requiresUser];
+    };
+    expect(access('POST', '/stories/:id/comments')).toEqual(['write_comments', true]);
+    expect(access('GET', '/users/:id/private-messages')).toEqual(['read_pms', true]);
+    expect(access('PATCH', '/private-messages/:id')).toEqual(['read_pms', true]);
+    expect(access('GET', '/stories/:id/comments')).toEqual([undefined, undefined]);
+  });
+
+  it('rpcOf calls the method of the typed client', async () => {
+    const asked: unknown[] = [];
+    const client = {
+      getBookshelf: (request: unknown, options: unknown) => {
+        asked.push(request, options);
+        return Promise.resolve(create(GetBookshelfResponseSchema));
+      },
+    } as unknown as GrpcClient<typeof BookshelvesService>;
+    const getBookshelf = rpcOf(client, BookshelvesService.method.getBookshelf);
+    expect(getBookshelf.method).toBe(BookshelvesService.method.getBookshelf);
+    const caller = { requestId: 'r1', scopes: [], userId: '7' };
+    await getBookshelf({ id: '3' }, { caller });
+    expect(asked).toEqual([{ id: '3' }, { caller }]);
   });
 });

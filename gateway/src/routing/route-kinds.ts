@@ -1,5 +1,4 @@
 import { isAppError } from '@inkwell/errors';
-import type { CallerContext } from '@inkwell/grpc';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import type { JsonValue, ResourceObject } from '../jsonapi/document.builder.js';
 import {
@@ -19,31 +18,25 @@ import {
   type WriteSpec,
 } from '../jsonapi/index.js';
 import type { AttributeWriteSpecs, RelationshipWriteSpecs } from '../jsonapi/write-body.parser.js';
+import { routeAccess, type Rpc, type RpcOptions } from './route-rpc.js';
 import type { ApiRequest, PathParams, RouteDefinition, RouteDoc } from './route.types.js';
 
 /**
- * Route kinds: an endpoint is declared as a table entry (path, scope, the specs it parses, the RPC
- * it calls and the mappers request → proto → resource) and one generic handler per kind runs it.
- * Every kind produces a plain RouteDefinition, so the dispatcher, the API document and
- * idempotency see no difference. Routes that fit no kind use `defineRoute` with their own handler.
+ * Route kinds: an endpoint is declared as a table entry (path, the specs it parses, the RPC it
+ * calls and the mappers request → proto → resource) and one generic handler per kind runs it.
+ * The route's scope and signed-in user come from the RPC's `(inkwell.api.v1.access)` option
+ * (see `routeAccess`). Every kind produces a plain RouteDefinition, so the dispatcher, the API
+ * document and idempotency see no difference. Routes that fit no kind use `defineRoute` with
+ * their own handler.
  */
 
 /** The path parameters of a route, by name (`me` already resolved). */
 export type RouteParams<P extends string> = Readonly<Record<PathParams<P>, string>>;
 
-/** The second argument of every RPC: who is calling, and when the client stopped waiting. */
-export interface RpcOptions {
-  readonly caller: CallerContext;
-  readonly signal?: AbortSignal;
-}
-
 /** The RPC options of a request: its caller and, when the client may go away, its signal. */
 function rpcOptions(request: ApiRequest): RpcOptions {
   return request.signal === undefined ? { caller: request.caller } : { caller: request.caller, signal: request.signal };
 }
-
-/** The backend call of a route, e.g. `(request, options) => stories.getStory(request, options)`. */
-export type Rpc<Q, R> = (request: Q, options: RpcOptions) => Promise<R>;
 
 /** What the cursor-list kind adds to every list request: the page size and where the page starts. */
 export interface CursorPageRequest {
@@ -60,6 +53,8 @@ export interface CursorPageResponse {
  * What every kind declares besides its specs and mappers: the RouteDefinition without its method
  * (the kind's) and handler (the kind's), and a doc without `query`/`body` (the specs the kind
  * parses, put into the doc by the kind, so that what is documented is what is enforced).
+ * `scope` and `requiresUser` come from the RPC (`rpcOf`); an entry states them only where the
+ * RPC declares no such requirement and the edge needs one (say why beside it).
  */
 export type RouteDeclaration<P extends string> = Omit<RouteDefinition<P>, 'method' | 'handler' | 'doc'> & {
   readonly doc: Omit<RouteDoc, 'query' | 'body'>;
@@ -166,7 +161,7 @@ export function routeKinds(deps: RouteKindsDeps): RouteKinds {
 }
 
 function readRoute<P extends string, Q, R>(deps: RouteKindsDeps, { query: spec, toRequest, rpc, toResource, doc, ...declaration }: ReadRoute<P, Q, R>): RouteDefinition {
-  return definition<P>({ ...declaration, method: 'GET', doc: { ...doc, query: spec } }, async (request) => {
+  return definition<P>({ ...declaration, method: 'GET', doc: { ...doc, query: spec } }, rpc, async (request) => {
     const query = parseDocumentQuery(spec, request.query);
     const response = await rpc(toRequest({ params: request.params, query }), rpcOptions(request));
     return deps.documents.resource(request, query, toResource(response, deps.links));
@@ -177,7 +172,7 @@ function listRoute<P extends string, F extends FilterSpecs, S extends string, Q,
   deps: RouteKindsDeps,
   { query: spec, toRequest, rpc, toResources, meta, doc, ...declaration }: ListRoute<P, F, S, Q, R>,
 ): RouteDefinition {
-  return definition<P>({ ...declaration, method: 'GET', doc: { ...doc, query: spec } }, async (request) => {
+  return definition<P>({ ...declaration, method: 'GET', doc: { ...doc, query: spec } }, rpc, async (request) => {
     const query = parseListQuery(spec, request.query);
     const position = await deps.documents.cursorStart(request, query);
     // A page whose document would be over its byte budget is asked for again with half as many
@@ -196,7 +191,7 @@ function createRoute<P extends string, A extends AttributeWriteSpecs, B extends 
   deps: RouteKindsDeps,
   { query: spec, body: bodySpec, toRequest, rpc, toResource, self = 'created', doc, ...declaration }: CreateRoute<P, A, B, Q, R>,
 ): RouteDefinition {
-  return definition<P>({ ...declaration, method: 'POST', doc: { ...doc, query: spec, body: bodySpec } }, async (request) => {
+  return definition<P>({ ...declaration, method: 'POST', doc: { ...doc, query: spec, body: bodySpec } }, rpc, async (request) => {
     const query = parseDocumentQuery(spec, request.query);
     const body = parseCreateBody(bodySpec, request.body);
     const response = await rpc(toRequest({ params: request.params, query, body }), rpcOptions(request));
@@ -213,7 +208,7 @@ function updateRoute<P extends string, A extends AttributeWriteSpecs, B extends 
 ): RouteDefinition {
   const idName = idParam ?? ('id' as PathParams<P>);
   const acceptsMe = declaration.params?.[idName] === 'user';
-  return definition<P>({ ...declaration, method: 'PATCH', doc: { ...doc, query: spec, body: bodySpec } }, async (request) => {
+  return definition<P>({ ...declaration, method: 'PATCH', doc: { ...doc, query: spec, body: bodySpec } }, rpc, async (request) => {
     const query = parseDocumentQuery(spec, request.query);
     const id = request.params[idName];
     const options = rpcOptions(request);
@@ -238,7 +233,7 @@ function commandRoute<P extends string, A extends AttributeWriteSpecs, B extends
   doc,
   ...declaration
 }: CommandRoute<P, A, B, Q>): RouteDefinition {
-  return definition<P>({ ...declaration, method, doc: { ...doc, ...(bodySpec === undefined ? {} : { body: bodySpec }) } }, async (request) => {
+  return definition<P>({ ...declaration, method, doc: { ...doc, ...(bodySpec === undefined ? {} : { body: bodySpec }) } }, rpc, async (request) => {
     if (checkedQuery !== undefined) parseDocumentQuery(checkedQuery, request.query);
     const body: WriteBody<A, B> = bodySpec === undefined ? { attributes: {}, relationships: {} } : parseCreateBody(bodySpec, request.body);
     await rpc(toRequest({ params: request.params, body }), rpcOptions(request));
@@ -246,9 +241,16 @@ function commandRoute<P extends string, A extends AttributeWriteSpecs, B extends
   });
 }
 
-/** A kind's RouteDefinition: the declaration as given, the kind's method and doc, and its handler. */
-function definition<P extends string>(route: Omit<RouteDefinition<P>, 'handler'>, handler: (request: ApiRequest<PathParams<P>>) => ReturnType<RouteDefinition['handler']>): RouteDefinition {
-  return { ...route, handler } as unknown as RouteDefinition;
+/**
+ * A kind's RouteDefinition: the declaration as given, the kind's method and doc, the access its
+ * RPC declares (with what the entry adds, see `routeAccess`), and its handler.
+ */
+function definition<P extends string>(
+  { scope, requiresUser, ...route }: Omit<RouteDefinition<P>, 'handler'>,
+  rpc: Rpc<never, unknown>,
+  handler: (request: ApiRequest<PathParams<P>>) => ReturnType<RouteDefinition['handler']>,
+): RouteDefinition {
+  return { ...route, ...routeAccess(rpc, { scope, requiresUser }), handler } as unknown as RouteDefinition;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { INT64_MAX } from '../jsonapi/proto-rules.js';
 import type { ParamKind, RouteDefinition } from './route.types.js';
 
 /** A route of the table with what the dispatcher needs precomputed. */
@@ -27,7 +28,9 @@ interface Node {
 
 const NOT_FOUND: RouteMatch = { kind: 'not_found' };
 const ME = 'me';
-const INT64_MAX = '9223372036854775807';
+/** The largest id as text, and its length: ids are positive int64 (the ID_PATTERN of proto-rules, checked here without a regex). */
+const MAX_ID = String(INT64_MAX);
+const MAX_ID_DIGITS = MAX_ID.length;
 
 /**
  * The routes of the API in a prefix tree, built once at startup. Literal segments win over
@@ -130,16 +133,16 @@ export function fitsKind(segment: string, kind: ParamKind): boolean {
   return isStorageId(segment);
 }
 
-/** A positive int64 in canonical decimal form (no sign, no leading zeros). */
+/** A positive int64 in canonical decimal form (no sign, no leading zeros): `isId` of proto-rules, without a regex or BigInt on the routing path. */
 export function isStorageId(segment: string): boolean {
   const length = segment.length;
-  if (length === 0 || length > 19) return false;
+  if (length === 0 || length > MAX_ID_DIGITS) return false;
   if (segment.charCodeAt(0) === 48 /* 0 */) return false;
   for (let i = 0; i < length; i++) {
     const c = segment.charCodeAt(i);
     if (c < 48 || c > 57) return false;
   }
-  return length < 19 || segment <= INT64_MAX;
+  return length < MAX_ID_DIGITS || segment <= MAX_ID;
 }
 
 /** Whether a parameter value is the `me` alias (only possible for `user` parameters). */

@@ -1,22 +1,9 @@
+import type { Scope } from '@inkwell/auth-tokens';
 import type { CallerContext } from '@inkwell/grpc';
 import type { JsonApiDocument } from '../jsonapi/document.builder.js';
 import type { ApiErrorCode } from '../jsonapi/error.mapping.js';
 import type { DocumentSpec } from '../jsonapi/list-spec.js';
 import type { WriteSpec } from '../jsonapi/write-body.parser.js';
-
-/** The OAuth scopes of docs/api/accounts.md, "Scopes". */
-export type Scope =
-  | 'read_stories'
-  | 'write_stories'
-  | 'read_bookshelves'
-  | 'write_bookshelves'
-  | 'write_blog_posts'
-  | 'read_user'
-  | 'write_user'
-  | 'read_pms'
-  | 'write_pms'
-  | 'write_comments'
-  | 'write_ratings';
 
 /** HTTP methods a route may declare. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -78,8 +65,9 @@ export interface RouteDefinition<P extends string = string> {
   readonly params?: { readonly [K in PathParams<P>]?: ParamKind };
   /**
    * The scope the token must hold, checked before the handler runs (403 `insufficient_scope`).
-   * Scopes that depend on the data (your own drafts need read_stories) are the service's call:
-   * it throws `AppError.insufficientScope(scope)`.
+   * Route kinds take it from the RPC's `(inkwell.api.v1.access)` option (`routeAccess`), as does
+   * `requiresUser`. Scopes that depend on the data (your own drafts need read_stories) are the
+   * service's call: it throws `AppError.insufficientScope(scope)`.
    */
   readonly scope?: Scope;
   /**

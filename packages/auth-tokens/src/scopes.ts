@@ -1,25 +1,26 @@
-/**
- * The eleven OAuth scopes (docs/api/accounts.md, "Scopes"), each with the plain-words description the consent page shows.
- */
-export const SCOPES = {
-  read_stories: 'See your unpublished stories and chapters.',
-  write_stories: 'Create, change and delete your stories and chapters.',
-  read_bookshelves: 'See your private bookshelves and what is on them.',
-  write_bookshelves: 'Create, change and delete your bookshelves and what is on them.',
-  write_blog_posts: 'Post, change and delete your blog posts.',
-  read_user: 'See your account details, such as your e-mail address (never your password).',
-  write_user: 'Change your account settings (bio, e-mail address) and follow or unfollow people for you.',
-  read_pms: 'Read your private messages and mark them as read.',
-  write_pms: 'Send private messages in your name.',
-  write_comments: 'Post and delete comments in your name.',
-  write_ratings: 'Like and dislike stories in your name.',
-} as const satisfies Record<string, string>;
+import { getOption } from '@bufbuild/protobuf';
+import { Scope as ScopeEnum, scope_description, ScopeSchema } from '@inkwell/proto/options';
 
-/** One OAuth scope name. */
-export type Scope = keyof typeof SCOPES;
+/**
+ * One OAuth scope name (docs/api/accounts.md, "Scopes"): a value of the proto enum
+ * `inkwell.api.v1.Scope`, the owner of the list, without `SCOPE_` and in lower case.
+ */
+export type Scope = Exclude<Lowercase<keyof typeof ScopeEnum>, 'unspecified'>;
+
+/**
+ * The OAuth scopes, in the proto's order, each with the plain-words description the consent
+ * page shows (the value's `(scope_description)` option).
+ */
+export const SCOPES: Readonly<Record<Scope, string>> = Object.freeze(
+  Object.fromEntries(
+    ScopeSchema.values
+      .filter((value) => value.number !== ScopeEnum.UNSPECIFIED)
+      .map((value) => [value.localName.toLowerCase(), getOption(value, scope_description)]),
+  ) as Record<Scope, string>,
+);
 
 /** Every scope name, in the order of the contract. */
-export const SCOPE_NAMES: readonly Scope[] = Object.keys(SCOPES) as Scope[];
+export const SCOPE_NAMES: readonly Scope[] = Object.freeze(Object.keys(SCOPES) as Scope[]);
 
 /** True when `value` is one of the scopes of {@link SCOPES}. */
 export function isScope(value: string): value is Scope {

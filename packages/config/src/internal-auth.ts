@@ -9,27 +9,22 @@ function pemText(value: string): string {
   return value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : value;
 }
 
-const privateKey = z.string().transform((value, ctx): KeyObject => {
-  try {
-    const key = createPrivateKey(pemText(value));
-    if (key.asymmetricKeyType === 'ed25519') return key;
-    ctx.addIssue({ code: 'custom', message: `an Ed25519 key is required, got ${key.asymmetricKeyType ?? 'unknown'}` });
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'not a PEM (PKCS#8) private key' });
-  }
-  return z.NEVER;
-});
+/** A config string holding an Ed25519 key, parsed by `parse` (createPrivateKey or createPublicKey); `expected` names the form it must have. */
+function ed25519Key(parse: (pem: string) => KeyObject, expected: string) {
+  return z.string().transform((value, ctx): KeyObject => {
+    try {
+      const key = parse(pemText(value));
+      if (key.asymmetricKeyType === 'ed25519') return key;
+      ctx.addIssue({ code: 'custom', message: `an Ed25519 key is required, got ${key.asymmetricKeyType ?? 'unknown'}` });
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `not a ${expected}` });
+    }
+    return z.NEVER;
+  });
+}
 
-const publicKey = z.string().transform((value, ctx): KeyObject => {
-  try {
-    const key = createPublicKey(pemText(value));
-    if (key.asymmetricKeyType === 'ed25519') return key;
-    ctx.addIssue({ code: 'custom', message: `an Ed25519 key is required, got ${key.asymmetricKeyType ?? 'unknown'}` });
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'not a PEM (SPKI) public key' });
-  }
-  return z.NEVER;
-});
+const privateKey = ed25519Key(createPrivateKey, 'PEM (PKCS#8) private key');
+const publicKey = ed25519Key(createPublicKey, 'PEM (SPKI) public key');
 
 const trustedKeyList = z.record(issuerName, z.array(z.object({ kid: keyId, publicKey })).min(1));
 

@@ -1,4 +1,5 @@
 import { fromBinary } from '@bufbuild/protobuf';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ErrorCode } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { translatePgError, withTransaction } from '@inkwell/pg';
@@ -276,6 +277,32 @@ export function createConsumer(options: EventConsumerOptions): EventConsumer {
       return () => clearInterval(timer);
     },
   });
+}
+
+/** The production consumer group and topics of a service's consumer, which its `ConsumerWiring` may replace. */
+export interface ConsumerDefaults {
+  groupId: string;
+  topics: readonly string[];
+}
+
+/**
+ * A service's exactly-once consumer (`createConsumer`) built from its factory's options: the Kafka
+ * client and logger of `wiring`, and its group and topics where given (tests), else `defaults`.
+ */
+export function createServiceConsumer(wiring: ConsumerWiring & { pool: pg.Pool }, defaults: ConsumerDefaults, handle: EventHandler): EventConsumer {
+  return createConsumer({
+    kafka: wiring.kafka,
+    groupId: wiring.groupId ?? defaults.groupId,
+    topics: wiring.topics ?? defaults.topics,
+    pool: wiring.pool,
+    logger: wiring.logger,
+    handle,
+  });
+}
+
+/** When the event happened: the envelope's occurredAt, or now for an envelope without one. */
+export function occurredAtOf(envelope: EventEnvelope): Date {
+  return envelope.occurredAt ? timestampDate(envelope.occurredAt) : new Date();
 }
 
 /**

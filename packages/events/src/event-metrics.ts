@@ -60,28 +60,21 @@ export function registerEventMetrics(options: EventMetricsOptions): { close(): P
     return reading.value;
   };
 
-  new Gauge({
-    name: 'inkwell_outbox_pending_events',
-    help: 'Outbox rows not yet published to Kafka.',
-    labelNames: ['schema'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const value = await readOutbox();
-      if (value !== undefined) this.set({ schema }, value.pending);
-    },
-  });
-  new Gauge({
-    name: 'inkwell_outbox_oldest_pending_age_seconds',
-    help: 'Age of the oldest outbox row not yet published to Kafka (0 when none).',
-    labelNames: ['schema'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const value = await readOutbox();
-      if (value !== undefined) this.set({ schema }, value.oldestAgeSeconds);
-    },
-  });
+  // One gauge per outbox figure, both from the same (shared) reading; none while it cannot be read.
+  const outboxGauge = (name: string, help: string, figure: 'pending' | 'oldestAgeSeconds') =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['schema'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const value = await readOutbox();
+        if (value !== undefined) this.set({ schema }, value[figure]);
+      },
+    });
+  outboxGauge('inkwell_outbox_pending_events', 'Outbox rows not yet published to Kafka.', 'pending');
+  outboxGauge('inkwell_outbox_oldest_pending_age_seconds', 'Age of the oldest outbox row not yet published to Kafka (0 when none).', 'oldestAgeSeconds');
 
   let admin: Promise<Admin> | undefined;
   const connectedAdmin = (): Promise<Admin> => {

@@ -5,9 +5,12 @@ export {
   EventConsumer,
   createConsumer,
   createBatchConsumer,
+  createServiceConsumer,
+  occurredAtOf,
   decodeEnvelope,
   type ConsumerOptions,
   type ConsumerWiring,
+  type ConsumerDefaults,
   type EventConsumerOptions,
   type BatchConsumerOptions,
   type EventHandler,
@@ -19,3 +22,4 @@ export { retryUntilDone, type RetryOptions } from './retry.js';
 export { startEventWork, type EventWork, type EventWorkOptions } from './event-work.js';
 export { registerEventMetrics, type EventMetricsOptions } from './event-metrics.js';
 export { openServiceDatabase, type ServiceDatabaseOptions } from './service-database.js';
+export { storyStateOf, type StoryState } from './story-state.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '@inkwell/logging';
-import { createPool, migrate, migrateSchema } from '@inkwell/pg';
+import { createPool, migrate, migrateSchema, type PoolOptions } from '@inkwell/pg';
 import { eventsMigrations } from './outbox.migration.js';
 
 /** Options of {@link openServiceDatabase}. */
@@ -20,6 +20,8 @@ export interface ServiceDatabaseOptions {
   logger: Logger;
   /** Pool size (default 10). */
   max?: number;
+  /** Session settings of every pooled connection (see createPool of @inkwell/pg). */
+  settings?: PoolOptions['settings'];
 }
 
 /**
@@ -32,7 +34,7 @@ export async function openServiceDatabase(options: ServiceDatabaseOptions): Prom
   if (options.migrationConnectionString !== undefined) {
     await migrateSchema(options.migrationConnectionString, { ...migrations, applicationName: `inkwell-${options.service}-migrate` });
   }
-  const pool = createPool({ connectionString: options.connectionString, schema: options.schema, max: options.max ?? 10, applicationName: `inkwell-${options.service}`, logger: options.logger });
+  const pool = createPool({ connectionString: options.connectionString, schema: options.schema, max: options.max ?? 10, applicationName: `inkwell-${options.service}`, logger: options.logger, ...(options.settings ? { settings: options.settings } : {}) });
   if (options.migrationConnectionString !== undefined) return pool;
   try {
     await migrate(pool, migrations);

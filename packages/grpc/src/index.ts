@@ -6,8 +6,9 @@ export { createGrpcClient, grpcTarget, type CallOptions, type GrpcClient, type G
 export { createMethodDefinition, createServiceDefinition, methodPath, type UnaryMethodName } from './definition.js';
 export { appErrorToGrpcStatus, grpcErrorToAppError, type GrpcErrorStatus } from './errors.js';
 export { HealthStatus } from './health.js';
-export { createGrpcServer, GrpcServer, type AddServiceOptions, type GrpcServerOptions, type HandlerContext, type IssuerTable, type ListenOptions, type ServiceImpl } from './server.js';
+export { createGrpcServer, GrpcServer, type AddServiceOptions, type GrpcServerOptions, type PreflightTable, type HandlerContext, type IssuerTable, type ListenOptions, type ServiceImpl } from './server.js';
 export { channelCredentials, serverCredentials, type GrpcTls } from './tls.js';
 export { Metadata, status, type ChannelOptions } from '@grpc/grpc-js';
 export { createMetricsRegistry, grpcMetricsInterceptor, serveMetrics, type MetricsRegistry, type MetricsServer, type MetricsServerOptions } from './metrics.js';
 export { SERVER_GRACE_MS, serviceClosers, shutdownOnSignals, type Closer, type ExtraClosers, type Shutdown, type ShutdownOptions, type StandardParts } from './lifecycle.js';
+export { createRequestValidator, messageRefusal } from './contract.js';

@@ -1,10 +1,12 @@
-import type { DescMethod, DescService, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+import type { DescMethod, DescService, Message, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+import type { Validator } from '@bufbuild/protovalidate';
 import { Metadata, Server, ServerCredentials, status, type ChannelOptions, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { Logger } from '@inkwell/logging';
 import { Health, type HealthCheckRequest } from '@inkwell/proto/health';
 import { ASSERTION_METADATA_KEY, type AssertionVerifier } from './assertion.js';
 import type { CallerContext } from './caller-context.js';
+import { compileContract, createRequestValidator, type MethodContract } from './contract.js';
 import { createServiceDefinition, encodeMessage, methodPath, unaryMethods, type UnaryMethodName } from './definition.js';
 import { toGrpcStatus } from './errors.js';
 import { checkHealth, createWatchHandler, HealthStatus } from './health.js';
@@ -53,10 +55,24 @@ export type ServiceImpl<S extends DescService> = {
  */
 export type IssuerTable<S extends DescService> = { readonly [K in UnaryMethodName<S>]: readonly string[] };
 
+/**
+ * Authorization-only checks of the methods of S whose docs put "who may write" before the body
+ * (docs/api/foundation.md, "One contract"): existence, ownership or authorship, visibility. The
+ * server runs a method's preflight only when its request breaks its rules, after access: a
+ * refusal it throws is the answer, else the violations are. A preflight reads and never writes;
+ * valid requests never run it (the handler makes its own full checks). An INVALID_ARGUMENT it
+ * throws (an id it cannot parse) yields to the violations, which list every broken rule.
+ */
+export type PreflightTable<S extends DescService> = {
+  readonly [K in UnaryMethodName<S>]?: (request: MessageShape<S['method'][K]['input']>, ctx: HandlerContext) => Promise<void>;
+};
+
 /** Options of GrpcServer.add. */
 export interface AddServiceOptions<S extends DescService> {
   /** Issuers allowed per method (required: no service is open to every trusted issuer by default). */
   issuers: IssuerTable<S>;
+  /** The methods whose authorization answers before the violations of their request. */
+  preflight?: PreflightTable<S>;
 }
 
 /** Options of a GrpcServer. */
@@ -87,8 +103,14 @@ export interface ListenOptions {
 
 type UnaryFn = (request: unknown, ctx: HandlerContext) => Promise<unknown>;
 
-/** How a method's calls are authenticated: not at all (health), or by assertion from one of the issuers listed. */
-type Authentication = { kind: 'none' } | { kind: 'assertion'; issuers: readonly string[] };
+type PreflightFn = (request: unknown, ctx: HandlerContext) => Promise<void>;
+
+/**
+ * How a method's calls are authenticated and checked: not at all (health), or by assertion from
+ * one of the issuers listed, then against the method's contract (access, then request rules,
+ * with the method's preflight, if any, before a violation is answered).
+ */
+type Authentication = { kind: 'none' } | { kind: 'assertion'; issuers: readonly string[]; contract: MethodContract; preflight: PreflightFn | undefined };
 
 /**
  * Server keepalive: notice dead peers of long-lived calls (Health/Watch) within about a minute.
@@ -115,6 +137,8 @@ export class GrpcServer {
   readonly #server: Server;
   readonly #logger: Logger;
   readonly #verifier: AssertionVerifier;
+  /** Validates every request against its buf.validate rules; compiles each message's rules once. */
+  readonly #validator: Validator = createRequestValidator();
   readonly #healthService: { definition: ServiceDefinition; handlers: UntypedServiceImplementation };
   /** The plaintext health-only server of `listen({ healthPort })`, when one runs. */
   #healthServer: Server | undefined;
@@ -141,12 +165,19 @@ export class GrpcServer {
 
   /**
    * Serves every unary method of `service` with `impl` and marks the service SERVING in health.
-   * Every call must carry a valid assertion from an issuer `options.issuers` lists for its method.
-   * Throws when a handler or an issuer table entry is missing at runtime or the service was already added.
+   * Every call must carry a valid assertion from an issuer `options.issuers` lists for its method,
+   * and pass the method's contract (docs/api/foundation.md, "One contract"): its
+   * `(inkwell.api.v1.access)` option, then the buf.validate rules of its request (a request
+   * that breaks them first meets the method's `options.preflight`, when it has one).
+   * Throws when a handler or an issuer table entry is missing at runtime, a preflight names no
+   * method of the service, a request's rules do not compile, or the service was already added.
    */
   add<S extends DescService>(service: S, impl: ServiceImpl<S>, options: AddServiceOptions<S>): this {
     const table = options.issuers as Record<string, readonly string[] | undefined>;
+    const preflights = (options.preflight ?? {}) as Record<string, PreflightFn | undefined>;
     const methods = unaryMethods(service);
+    const unknown = Object.keys(preflights).filter((name) => !methods.some((method) => method.localName === name));
+    if (unknown.length > 0) throw new Error(`Preflight for no method of ${service.typeName}: ${unknown.join(', ')}`);
     const handlers: UntypedServiceImplementation = {};
     const target = impl as unknown as Record<string, UnaryFn | undefined>;
     for (const method of methods) {
@@ -154,7 +185,9 @@ export class GrpcServer {
       if (typeof fn !== 'function') throw new Error(`No handler for ${service.typeName}.${method.name} (${method.localName})`);
       const issuers = table[method.localName];
       if (issuers === undefined) throw new Error(`No issuers declared for ${service.typeName}.${method.name} (${method.localName})`);
-      handlers[method.localName] = this.#unaryHandler(method, { kind: 'assertion', issuers }, (request, ctx) => fn.call(impl, request, ctx));
+      const contract = compileContract(method, this.#validator);
+      const preflight = preflights[method.localName];
+      handlers[method.localName] = this.#unaryHandler(method, { kind: 'assertion', issuers, contract, preflight }, (request, ctx) => fn.call(impl, request, ctx));
     }
     this.#server.addService(createServiceDefinition(service, methods), handlers);
     this.health.setServing(service.typeName, true);
@@ -267,6 +300,9 @@ export class GrpcServer {
 
     let outcome: { bytes: Uint8Array } | { error: unknown };
     try {
+      // The contract refuses like a handler would: the same answer, log line and metrics.
+      const refused = authentication.kind === 'assertion' ? await contractRefusal(authentication, call.request as Message, ctx) : undefined;
+      if (refused !== undefined) throw refused;
       const response = await fn(call.request, ctx);
       outcome = { bytes: encodeMessage(method.output, response) };
     } catch (error) {
@@ -303,6 +339,26 @@ export class GrpcServer {
       logger.warn({ code, durationMs, err: outcome.error }, 'grpc call failed');
     }
   }
+}
+
+/**
+ * The refusal of a call by its method's contract, or undefined when the handler may run: access,
+ * then the request's rules; a request that breaks them meets the preflight first, whose refusal
+ * (other than INVALID_ARGUMENT) wins. Valid requests never run the preflight.
+ */
+function contractRefusal(authentication: Extract<Authentication, { kind: 'assertion' }>, request: Message, ctx: HandlerContext): AppError | undefined | Promise<AppError | undefined> {
+  const { contract, preflight } = authentication;
+  const denied = contract.refuseCaller(ctx.caller);
+  if (denied !== undefined) return denied;
+  const violations = contract.refuseRequest(request);
+  if (violations === undefined || preflight === undefined) return violations;
+  return preflight(request, ctx).then(
+    () => violations,
+    (error: unknown) => {
+      if (isAppError(error) && error.code === ErrorCode.INVALID_ARGUMENT) return violations;
+      throw error;
+    },
+  );
 }
 
 /**

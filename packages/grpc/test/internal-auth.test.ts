@@ -1,8 +1,8 @@
-import { ErrorCode, isAppError, type AppError } from '@inkwell/errors';
+import { ErrorCode } from '@inkwell/errors';
 import { ProbeService } from '@inkwell/proto/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ASSERTION_METADATA_KEY, AssertionVerifier, createGrpcClient, Metadata, type CallerContext, type GrpcClient, type GrpcClientOptions, type HandlerContext } from '../src/index.js';
-import { GATEWAY_KEY, signerOf, startTestServer, testKey, trustedKeysOf, type TestServer } from './test-server.js';
+import { GATEWAY_KEY, rejection, signerOf, startTestServer, testKey, trustedKeysOf, type TestServer } from './test-server.js';
 
 const GET_USER = '/inkwell.testing.v1.ProbeService/GetUser';
 const caller: CallerContext = { requestId: 'req-auth', userId: '42', appId: '7', scopes: ['read_user', 'write_user'] };
@@ -46,16 +46,6 @@ function callWithToken(token: string | undefined, extra: Record<string, string> 
   if (token !== undefined) metadata.set(ASSERTION_METADATA_KEY, token);
   for (const [key, value] of Object.entries(extra)) metadata.set(key, value);
   return unsigned.getUser({ id: '1' }, { metadata });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return error;
-    throw new Error(`expected an AppError, got ${String(error)}`);
-  }
-  throw new Error('expected the call to fail');
 }
 
 /** Asserts an UNAUTHENTICATED refusal naming `reason`, and that no handler ran. */

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:net';
+import { isAppError, type AppError } from '@inkwell/errors';
 import { createRecordingLogger, type LogLine } from '@inkwell/logging';
 import { ProbeService } from '@inkwell/proto/testing';
 import { AssertionSigner, AssertionVerifier, createGrpcServer, type AssertionSignerOptions, type MetricsRegistry, type GrpcServer, type IssuerTable, type ListenOptions, type ServiceImpl, type TrustedKeys } from '../src/index.js';
@@ -99,4 +100,15 @@ export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => voi
     resolve = done;
   });
   return { promise, resolve };
+}
+
+/** The AppError `promise` rejects with; fails the test when it resolves or rejects otherwise. */
+export async function rejection(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isAppError(error)) return error;
+    throw new Error(`expected an AppError, got ${String(error)}`);
+  }
+  throw new Error('expected the call to fail');
 }

@@ -5,7 +5,7 @@ import { AppError, ErrorCode, isAppError, type ErrorDetail } from '@inkwell/erro
 import { ProbeService } from '@inkwell/proto/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ASSERTION_METADATA_KEY, createGrpcClient, Metadata, status, type CallerContext, type GrpcClient, type HandlerContext, type ServiceImpl } from '../src/index.js';
-import { closedPort, deferred, GATEWAY_KEY, signerOf, startTestServer, type TestServer } from './test-server.js';
+import { closedPort, deferred, GATEWAY_KEY, rejection, signerOf, startTestServer, type TestServer } from './test-server.js';
 
 let testServer: TestServer;
 let users: GrpcClient<typeof ProbeService>;
@@ -23,16 +23,6 @@ afterAll(async () => {
 afterEach(() => {
   testServer.lines.length = 0;
 });
-
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return error;
-    throw new Error(`expected an AppError, got ${String(error)}`);
-  }
-  throw new Error('expected the call to fail');
-}
 
 function grpcStatusOf(error: AppError): number {
   return (error.cause as ServiceError).code;

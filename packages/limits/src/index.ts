@@ -4,17 +4,11 @@
  * Dependency-free, so services' domain code and the gateway can both import it.
  */
 
-/** Longest search text (`query`) of GET /stories, in characters after trimming (docs/api/stories.md). */
-export const STORY_QUERY_MAX_CHARS = 200;
-
 /**
  * GET /stories counts its whole list exactly up to this many stories; above it `meta.total` is
  * this number and `meta.total_is_lower_bound` is true (docs/api/stories.md, "GET /stories").
  */
 export const STORY_LIST_EXACT_TOTAL_MAX = 10_000;
-
-/** Longest search text (`query`) of GET /blog-posts, in characters after trimming (docs/api/blog.md). */
-export const BLOG_QUERY_MAX_CHARS = 500;
 
 /** The message both services give for search text over its limit (400, parameter `query`). */
 export function searchTextTooLong(maxChars: number): string {

@@ -10,3 +10,4 @@ export { createTestTopics, type TestTopics } from './test-topics.js';
 export { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from './markdown.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { callCode } from './call-code.js';
+export { callAs, closeServiceHarness, type ServiceHarnessParts } from './service-harness.js';

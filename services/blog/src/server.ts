@@ -4,6 +4,7 @@ import { BlogService } from '@inkwell/proto/blog';
 import type { BlogPostService } from './services/blog-post.service.js';
 import { blogPostHandlers } from './transport/blog-post.handlers.js';
 import { BLOG_ISSUERS } from './transport/issuers.policy.js';
+import { blogPreflight } from './transport/preflight.policy.js';
 
 /** What the blog gRPC server needs, already constructed. */
 export interface BlogServerDeps {
@@ -15,7 +16,10 @@ export interface BlogServerDeps {
   posts: BlogPostService;
 }
 
-/** Builds the blog gRPC server (BlogService + health) without listening: tests start it on port 0. Each RPC accepts only the issuers of BLOG_ISSUERS. */
+/** Builds the blog gRPC server (BlogService + health) without listening: tests start it on port 0. Each RPC accepts only the issuers of BLOG_ISSUERS; a PATCH authorizes before its rules (blogPreflight). */
 export function createBlogServer(deps: BlogServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(BlogService, blogPostHandlers(deps.posts), { issuers: BLOG_ISSUERS });
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(BlogService, blogPostHandlers(deps.posts), {
+    issuers: BLOG_ISSUERS,
+    preflight: blogPreflight(deps.posts),
+  });
 }

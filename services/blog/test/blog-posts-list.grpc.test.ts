@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { BlogPostSortField, SortDirection, type ListBlogPostsRequestSchema } from '@inkwell/proto/blog';
-import { app, startBlogHarness, user, type BlogHarness } from './support.js';
+import { app, startBlogHarness, user, type BlogHarness } from './harness.js';
 
 type ListInit = MessageInitShape<typeof ListBlogPostsRequestSchema>;
 

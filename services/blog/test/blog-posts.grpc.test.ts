@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { BlogPostSortField, SortDirection } from '@inkwell/proto/blog';
 import { EventEnvelopeSchema, type EventEnvelope } from '@inkwell/proto/events';
-import { app, startBlogHarness, user, type BlogHarness } from './support.js';
+import { parseCreateSitePostArgs } from '../src/cli/create-site-post.command.js';
+import { app, startBlogHarness, user, type BlogHarness } from './harness.js';
 import { databaseClockPast } from '@inkwell/testing';
 
 const MiB = 1024 * 1024;
@@ -80,6 +81,17 @@ describe('BlogService writes, rules and views over gRPC', () => {
     await expect(h.client.createBlogPost({ title: 'ok', content: 'ok', tags: ['a,b'] }, user('1'))).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/tags/0' }] });
   });
 
+  it('counts the title in characters after trimming, the content in bytes of UTF-8, and at most 25 stories', async () => {
+    await expect(create('1', { title: ` ${'😀'.repeat(200)} ` })).resolves.toMatchObject({ title: '😀'.repeat(200) });
+    await expect(h.client.createBlogPost({ title: 'ok', content: `${'x'.repeat(MiB - 1)}é` }, user('1'))).rejects.toMatchObject({
+      details: [{ reason: 'validation_failed', pointer: '/data/attributes/content', detail: 'The content is larger than 1048576 bytes (1 MiB) of UTF-8.' }],
+    });
+    const storyIds = Array.from({ length: 26 }, (_, index) => String(index + 1));
+    await expect(h.client.createBlogPost({ title: 'ok', content: 'ok', storyIds }, user('1'))).rejects.toMatchObject({
+      details: [{ reason: 'validation_failed', pointer: '/data/relationships/stories', detail: 'A blog post can be tagged with at most 25 stories.' }],
+    });
+  });
+
   it('accepts exactly 200 characters of title and 1 MiB of content, and still searches it', async () => {
     const post = await create('9', { title: 't'.repeat(200), content: `needle ${'lorem ipsum '.repeat(90_000)}`.slice(0, MiB) });
     expect(post.content?.length).toBe(MiB);
@@ -110,7 +122,10 @@ describe('BlogService writes, rules and views over gRPC', () => {
       code: ErrorCode.PERMISSION_DENIED,
       details: [{ reason: 'insufficient_scope', scope: 'write_blog_posts' }],
     });
-    await expect(h.client.createBlogPost({ title: 't', content: 'c' }, app('some-app'))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'forbidden' }] });
+    // The scope comes first; an app acting alone has no user to write as (the gateway refuses both first).
+    await expect(h.client.createBlogPost({ title: 't', content: 'c' }, app('some-app'))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'insufficient_scope' }] });
+    const appWriter = { caller: { ...app('some-app').caller, scopes: ['write_blog_posts'] } };
+    await expect(h.client.createBlogPost({ title: 't', content: 'c' }, appWriter)).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_token' }] });
   });
 
   it('lets the author change the fields that are set, and only those', async () => {
@@ -178,7 +193,7 @@ describe('BlogService writes, rules and views over gRPC', () => {
   });
 
   it('validates site posts like user posts', async () => {
-    await expect(h.posts.createSitePost({ title: '', content: 'x' })).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/title' }] });
+    await expect(parseCreateSitePostArgs(['--title', '', '--content', 'x'])).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/title' }] });
     await expect(h.posts.createSitePost({ title: 'x', content: 'y', tag: 'a,b' })).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@inkwell/testing';
-import { app, startBlogHarness, type BlogHarness } from './support.js';
+import { app, startBlogHarness, type BlogHarness } from './harness.js';
 
 const run = promisify(execFile);
 

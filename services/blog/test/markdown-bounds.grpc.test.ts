@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from '@inkwell/testing';
-import { startBlogHarness, user, type BlogHarness } from './support.js';
+import { startBlogHarness, user, type BlogHarness } from './harness.js';
 
 describe('BlogService over gRPC: post content that cannot be rendered within bounds (docs/api/foundation.md, "Markdown")', () => {
   let h: BlogHarness;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookshelfPrivacy } from '@inkwell/proto/bookshelves';
 import { Topics } from '@inkwell/proto/topics';
-import { app, freshUserId, startBookshelvesHarness, user, type BookshelvesHarness } from './support.js';
+import { app, freshUserId, startBookshelvesHarness, user, type BookshelvesHarness } from './harness.js';
 import { storyMaker } from './stories.js';
 
 const { PUBLIC, PRIVATE } = BookshelfPrivacy;

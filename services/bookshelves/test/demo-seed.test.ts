@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookshelfPrivacy } from '@inkwell/proto/bookshelves';
 import { seedDemoBookshelves, seedDemoBookshelvesWhenListed } from '../src/seed/demo.seed.js';
-import { logger, startBookshelvesHarness, user, type BookshelvesHarness } from './support.js';
+import { logger, startBookshelvesHarness, user, type BookshelvesHarness } from './harness.js';
 import { storyMaker } from './stories.js';
 
 describe('the bookshelves demo seed', () => {

@@ -1,5 +1,5 @@
 import { author } from '../../stories/test/harness.js';
-import type { BookshelvesHarness } from './support.js';
+import type { BookshelvesHarness } from './harness.js';
 
 /** Stories made through the real stories service of a harness, so they carry real events and versions. */
 export function storyMaker(h: BookshelvesHarness) {

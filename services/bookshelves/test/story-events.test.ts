@@ -3,13 +3,14 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventConsumer } from '@inkwell/events';
+import { createKnownStoryConsumer } from '@inkwell/known-stories';
 import { BookshelfPrivacy } from '@inkwell/proto/bookshelves';
 import { EventEnvelopeSchema } from '@inkwell/proto/events';
 import { StorySnapshotSchema } from '@inkwell/proto/stories';
 import { Topics } from '@inkwell/proto/topics';
 import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
-import { createStoryConsumer } from '../src/consumers/story.consumer.js';
-import { freshUserId, logger, startBookshelvesHarness, user, type BookshelvesHarness } from './support.js';
+import { StoryCopyRepository } from '../src/repositories/story-copy.repository.js';
+import { freshUserId, logger, startBookshelvesHarness, user, type BookshelvesHarness } from './harness.js';
 import { storyMaker } from './stories.js';
 
 describe('the stories consumer keeps shelves in step with stories.story.v1', () => {
@@ -24,7 +25,7 @@ describe('the stories consumer keeps shelves in step with stories.story.v1', () 
     stories = storyMaker(h);
     kafka = await createTestTopics('bookshelves-stories', ['stories']);
     topic = kafka.topics[0]!;
-    consumer = createStoryConsumer({ kafka: kafka.kafka, pool: h.pool, logger, topics: [topic], groupId: kafka.groupId });
+    consumer = createKnownStoryConsumer({ service: 'bookshelves', kafka: kafka.kafka, pool: h.pool, logger, topics: [topic], groupId: kafka.groupId, store: (client) => new StoryCopyRepository(client) });
     await consumer.start();
   });
 

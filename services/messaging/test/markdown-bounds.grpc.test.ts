@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from '@inkwell/testing';
-import { as, startMessagingStack, type MessagingStack } from './messaging.stack.js';
+import { as, startMessagingStack, type MessagingStack } from './harness.js';
 
 describe('MessagingService over gRPC: message content that cannot be rendered within bounds (docs/api/foundation.md, "Markdown")', () => {
   let stack: MessagingStack;

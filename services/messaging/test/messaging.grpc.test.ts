@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { PrivateMessageSortField, SortDirection, type ListPrivateMessagesRequest, type ListPrivateMessagesRequestSchema, type PrivateMessage } from '@inkwell/proto/messaging';
-import { as, startMessagingStack, type MessagingStack } from './messaging.stack.js';
+import { as, startMessagingStack, type MessagingStack } from './harness.js';
 
 let stack: MessagingStack;
 let ada: string;
@@ -80,10 +80,35 @@ describe('SendPrivateMessage', () => {
     });
   });
 
+  it('counts the subject in characters as sent and the content in bytes of UTF-8', async () => {
+    await expect(send(ada, bob, '😀'.repeat(200))).resolves.toMatchObject({ subject: '😀'.repeat(200) });
+    await expect(send(ada, bob, ` ${'x'.repeat(200)}`)).rejects.toMatchObject({
+      details: [{ reason: 'validation_failed', pointer: '/data/attributes/subject', detail: 'subject must be at most 200 characters.' }],
+    });
+    // 'é' is two bytes: half as many characters reach the limit.
+    await expect(send(ada, bob, 'two bytes', 'é'.repeat(512 * 1024))).resolves.toMatchObject({ subject: 'two bytes' });
+    await expect(send(ada, bob, 'one too many', `${'é'.repeat(512 * 1024)}a`)).rejects.toMatchObject({
+      details: [{ reason: 'validation_failed', pointer: '/data/attributes/content', detail: 'content must be at most 1048576 bytes (1 MiB) of UTF-8.' }],
+    });
+  });
+
   it('needs a signed-in user', async () => {
     await expect(stack.client.sendPrivateMessage({ recipientId: bob, subject: 's', content: 'c' }, { caller: { requestId: 'app', appId: '1', scopes: ['write_pms'] } })).rejects.toMatchObject({
       code: ErrorCode.UNAUTHENTICATED,
+      details: [{ reason: 'invalid_token' }],
     });
+  });
+
+  it('needs write_pms to send and read_pms to read, before anything else is looked at', async () => {
+    const readOnly = { caller: { requestId: 'read-only', userId: ada, scopes: ['read_pms'] } };
+    await expect(stack.client.sendPrivateMessage({ recipientId: '987654321', subject: '', content: '' }, readOnly)).rejects.toMatchObject({
+      code: ErrorCode.PERMISSION_DENIED,
+      details: [{ reason: 'insufficient_scope', scope: 'write_pms' }],
+    });
+    const writeOnly = { caller: { requestId: 'write-only', userId: ada, scopes: ['write_pms'] } };
+    for (const refused of [stack.client.listPrivateMessages({ userId: ada }, writeOnly), stack.client.getPrivateMessage({ id: '1' }, writeOnly), stack.client.updatePrivateMessage({ id: '1', read: true }, writeOnly)]) {
+      await expect(refused).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'insufficient_scope', scope: 'read_pms' }] });
+    }
   });
 });
 

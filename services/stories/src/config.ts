@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { databaseEnv, envFlag, grpcHealthEnv, grpcTlsEnv, internalAuthEnv, isolationEnv, kafkaEnv, loadConfig, markdownEnv, metricsEnv, redisEnv, refineGrpcTlsEnv, refineKafkaEnv, refineRedisEnv } from '@inkwell/config';
+import { databaseEnv, envFlag, loadConfig, serviceAddress, serviceEnv } from '@inkwell/config';
 
 /** Where story search lives and how a new index is set up (docs/api/stories.md, "Search"). */
 const searchEnv = {
@@ -17,27 +17,14 @@ const searchEnv = {
   STORY_TAG_COUNT_CACHE: envFlag.default(true),
 };
 
-const schema = z.object({
-  ...isolationEnv,
-  ...internalAuthEnv,
-  /** gRPC over TLS and the plaintext health port (docs/api/foundation.md, "Internal calls"); unset locally. */
-  ...grpcTlsEnv,
-  ...grpcHealthEnv,
-  ...markdownEnv,
-  ...databaseEnv,
-  ...redisEnv,
-  ...kafkaEnv,
-  STORIES_GRPC_HOST: z.string().min(1).default('127.0.0.1'),
-  STORIES_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50052),
-  /** Port of GET /metrics (docs/api/foundation.md, "Service metrics"); 0 turns it off. */
-  ...metricsEnv('STORIES', 9152),
+const schema = serviceEnv('STORIES', { grpc: 50052, metrics: 9152 }, { redis: true, markdown: true }, {
   SEED_DEMO_DATA: envFlag.default(false),
   /** Stories the demo seed creates when SEED_DEMO_DATA is on and there are none yet. */
   DEMO_STORIES: z.coerce.number().int().min(0).max(100_000).default(200),
   /** Where the users service is: the demo seed picks its authors among existing users. */
-  USERS_SERVICE_ADDR: z.string().min(1).default('127.0.0.1:50051'),
+  USERS_SERVICE_ADDR: serviceAddress.default('127.0.0.1:50051'),
   ...searchEnv,
-}).superRefine(refineKafkaEnv).superRefine(refineGrpcTlsEnv).superRefine(refineRedisEnv);
+});
 
 /** Configuration of the stories service, parsed once from the environment at boot. */
 export type StoriesConfig = z.output<typeof schema>;

@@ -2,6 +2,7 @@ import { createGrpcServer, type AssertionVerifier, type GrpcServer, type Metrics
 import type { Logger } from '@inkwell/logging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { STORIES_ISSUERS } from './transport/issuers.policy.js';
+import { storiesPreflight } from './transport/preflight.policy.js';
 import { storiesHandlers, type StoriesHandlerDeps } from './transport/story.handlers.js';
 
 /** What the stories gRPC server needs, already constructed. */
@@ -13,7 +14,10 @@ export interface StoriesServerDeps extends StoriesHandlerDeps {
   verifier: AssertionVerifier;
 }
 
-/** Builds the stories gRPC server (StoriesService + health) without listening: tests start it on port 0. Each RPC accepts only the issuers of STORIES_ISSUERS. */
+/** Builds the stories gRPC server (StoriesService + health) without listening: tests start it on port 0. Each RPC accepts only the issuers of STORIES_ISSUERS; writes about a story or chapter authorize before their rules (storiesPreflight). */
 export function createStoriesServer(deps: StoriesServerDeps): GrpcServer {
-  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(StoriesService, storiesHandlers(deps), { issuers: STORIES_ISSUERS });
+  return createGrpcServer({ logger: deps.logger, verifier: deps.verifier, metrics: deps.metrics }).add(StoriesService, storiesHandlers(deps), {
+    issuers: STORIES_ISSUERS,
+    preflight: storiesPreflight(deps),
+  });
 }

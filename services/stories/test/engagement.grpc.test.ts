@@ -1,22 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventConsumer } from '@inkwell/events';
 import { ErrorCode } from '@inkwell/errors';
-import { createLogger } from '@inkwell/logging';
 import { RatingValue } from '@inkwell/proto/stories';
-import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
-import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
+import { eventually } from '@inkwell/testing';
 import { wilsonRating } from '../src/domain/rating.js';
-import { StoryRepository } from '../src/repositories/story.repository.js';
-import { StoryStatsService } from '../src/services/story-stats.service.js';
 import { author, caller, startStories, type StoriesHarness } from './harness.js';
-
-const logger = createLogger('stories-engagement-test');
+import { startStatsFeed, type StatsFeed } from './stats-feed.js';
 
 describe('votes and comments over gRPC, and the counts they drive', () => {
   let h: StoriesHarness;
-  let kafka: TestTopics;
-  let topic: string;
-  let consumer: EventConsumer;
+  let feed: StatsFeed;
   const writer = author('401');
   const reader = (userId: string) => caller({ userId }, ['write_ratings', 'write_comments']);
   let published = '';
@@ -29,15 +21,11 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
     await h.client.updateStory({ id: published, published: true }, writer);
     draft = (await h.client.createStory({ title: 'Not yet' }, writer)).story!.id;
 
-    kafka = await createTestTopics('stories-engagement', ['engagement']);
-    topic = kafka.topics[0]!;
-    consumer = createStoryStatsConsumer({ kafka: kafka.kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: kafka.topics, groupId: kafka.groupId });
-    await consumer.start();
+    feed = await startStatsFeed(h, 'stories-engagement');
   });
 
   afterAll(async () => {
-    await consumer?.stop();
-    await kafka?.close();
+    await feed?.close();
     await h?.close();
   });
 
@@ -63,7 +51,10 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
       code: ErrorCode.PERMISSION_DENIED,
       details: [{ reason: 'insufficient_scope', scope: 'write_ratings' }],
     });
-    await expect(h.client.setStoryRating({ storyId: published, value: RatingValue.LIKE }, caller({ appId: 'app' }, ['write_ratings']))).rejects.toMatchObject({ details: [{ reason: 'forbidden' }] });
+    await expect(h.client.setStoryRating({ storyId: published, value: RatingValue.LIKE }, caller({ appId: 'app' }, ['write_ratings']))).rejects.toMatchObject({
+      code: ErrorCode.UNAUTHENTICATED,
+      details: [{ reason: 'invalid_token' }],
+    });
     await expect(h.client.setStoryRating({ storyId: published, value: RatingValue.LIKE }, caller({ userId: '401' }, ['write_ratings']))).rejects.toMatchObject({ details: [{ reason: 'forbidden' }] });
     await expect(h.client.setStoryRating({ storyId: draft, value: RatingValue.LIKE }, reader('402'))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     await expect(h.client.setStoryRating({ storyId: draft, value: RatingValue.LIKE }, caller({ userId: '401' }, ['write_ratings']))).rejects.toMatchObject({
@@ -72,6 +63,13 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
     });
     await expect(h.client.setStoryRating({ storyId: published }, reader('402'))).rejects.toMatchObject({ details: [{ reason: 'validation_failed', pointer: '/data/attributes/value' }] });
     await expect(h.client.setStoryRating({ storyId: '987654', value: RatingValue.LIKE }, reader('402'))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
+  it('refuses a vote without a value first for a story the caller may not rate (docs/api/foundation.md, "One contract")', async () => {
+    await expect(h.client.setStoryRating({ storyId: draft }, reader('402'))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(h.client.setStoryRating({ storyId: '987654' }, reader('402'))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    await expect(h.client.setStoryRating({ storyId: published }, caller({ userId: '401' }, ['write_ratings']))).rejects.toMatchObject({ details: [{ reason: 'forbidden' }] });
+    await expect(h.client.createComment({ storyId: draft, content: ' ' }, reader('402'))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
   });
 
   it('posts comments on published stories only, lists them oldest first, and lets the right people delete them', async () => {
@@ -102,10 +100,10 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
       "SELECT payload FROM outbox WHERE type IN ('inkwell.stories.v1.StoryRated', 'inkwell.stories.v1.CommentCreated', 'inkwell.stories.v1.CommentDeleted') ORDER BY id",
     );
     const messages = rows.map((row) => ({ key: published, value: row.payload }));
-    await kafka.send(topic, messages);
-    await kafka.send(topic, messages);
+    await feed.kafka.send(feed.topic, messages);
+    await feed.kafka.send(feed.topic, messages);
     // Once the consumer has handled both deliveries, the counts must show each event once.
-    await eventually(() => kafka.consumed(topic), { timeoutMs: 20_000, what: 'the consumer to handle both deliveries' });
+    await eventually(() => feed.kafka.consumed(feed.topic), { timeoutMs: 20_000, what: 'the consumer to handle both deliveries' });
     const story = (await h.client.getStory({ id: published }, caller({ appId: 'app' }))).story!;
     // Votes now: 402 none, 403 like, 404 like, 405 dislike; comments: three posted, two deleted.
     expect(story).toMatchObject({ numLikes: 2, numDislikes: 1, numComments: 1, rating: wilsonRating(2, 1)! });

@@ -1,24 +1,12 @@
 import type pg from 'pg';
+import { noReaderStats, type Story, type StoryReaderStats } from '../src/domain/story.js';
 
 /** A story row a test wants, with every list-relevant value under its control. */
-export interface StoryFixture {
-  authorId: string;
-  title: string;
-  shortDescription: string;
-  description: string;
-  status: 'complete' | 'incomplete' | 'on-hiatus' | 'cancelled';
-  published: boolean;
-  tagIds: string[];
-  numWords: number;
-  numViews: number;
-  numLikes: number;
-  numDislikes: number;
-  numComments: number;
-  rating: number | null;
-  hotness: number;
-  datePublished: Date | null;
-  dateModified: Date;
-}
+export type StoryFixture = Pick<
+  Story,
+  'authorId' | 'title' | 'shortDescription' | 'description' | 'status' | 'published' | 'tagIds' | 'numWords' | 'datePublished' | 'dateModified'
+> &
+  StoryReaderStats;
 
 let made = 0;
 
@@ -38,12 +26,7 @@ export async function makeStory(pool: pg.Pool, overrides: Partial<StoryFixture> 
     status: 'incomplete',
     tagIds: [],
     numWords: 1000,
-    numViews: 0,
-    numLikes: 0,
-    numDislikes: 0,
-    numComments: 0,
-    rating: null,
-    hotness: 0,
+    ...noReaderStats(),
     datePublished: published ? new Date(Date.UTC(2025, 0, 1) + made * 60_000) : null,
     dateModified: new Date(Date.UTC(2025, 6, 1) + made * 60_000),
     ...overrides,

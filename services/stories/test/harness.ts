@@ -6,7 +6,7 @@ import { createPool, migrate } from '@inkwell/pg';
 import { StoriesService } from '@inkwell/proto/stories';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
-import { dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
+import { callAs, closeServiceHarness, dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { ChapterRepository } from '../src/repositories/chapter.repository.js';
 import { EngagementRepository } from '../src/repositories/engagement.repository.js';
@@ -80,23 +80,17 @@ export async function startStories(database: string): Promise<StoriesHarness> {
     },
     address: `127.0.0.1:${port}`,
     keys,
-    async close() {
-      client.close();
-      await server.shutdown(1_000);
-      redis.disconnect();
-      await opensearch.indices.delete({ index: `${prefix}*` }).catch(() => {});
-      await opensearch.close();
-      await pool.end();
-    },
+    close: () =>
+      closeServiceHarness({ client, server, redis, pool }, async () => {
+        await opensearch.indices.delete({ index: `${prefix}*` }).catch(() => {});
+        await opensearch.close();
+      }),
   };
 }
 
-let requests = 0;
-
 /** A caller: a user with scopes, or an app-only caller (`{ appId }`). */
 export function caller(who: { userId?: string; appId?: string }, scopes: string[] = []): { caller: CallerContext } {
-  requests += 1;
-  return { caller: { requestId: `test-${requests}`, scopes, ...(who.userId ? { userId: who.userId } : {}), ...(who.appId ? { appId: who.appId } : {}) } };
+  return callAs({ scopes, ...(who.userId ? { userId: who.userId } : {}), ...(who.appId ? { appId: who.appId } : {}) });
 }
 
 /** An author who may read and write their own stories. */

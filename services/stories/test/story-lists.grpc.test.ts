@@ -129,6 +129,12 @@ describe('ListStories over gRPC', () => {
       await expect(h.client.listStories(request, reader())).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT, details: [{ reason, parameter }] });
     };
     await rejects({ filter: { numWordsMin: 10, numWordsMax: 5 } }, 'invalid_parameter', 'filter[num_words]');
+    await rejects({ filter: { numWordsMin: -1 } }, 'invalid_parameter', 'filter[num_words]');
+    await rejects({ filter: { ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) } }, 'invalid_parameter', 'filter[ids]');
+    await rejects({ filter: { ids: ['1', '0'] } }, 'invalid_parameter', 'filter[ids]');
+    await rejects({ filter: { authorId: '0' } }, 'invalid_parameter', 'filter[author]');
+    await rejects({ filter: { tagIds: Array.from({ length: 101 }, (_, i) => `g:${i + 1}`) } }, 'invalid_parameter', 'filter[tags]');
+    await rejects({ filter: { status: 99 as StoryStatus } }, 'invalid_parameter', 'filter[status]');
     await rejects({ filter: { tagIds: ['x:1'] } }, 'invalid_parameter', 'filter[tags]');
     await rejects({ filter: { datePublishedMin: timestampFromDate(new Date(2025, 1, 2)), datePublishedMax: timestampFromDate(new Date(2025, 1, 1)) } }, 'invalid_parameter', 'filter[date_published]');
     await rejects({ pageSize: 101 }, 'invalid_parameter', 'page[size]');

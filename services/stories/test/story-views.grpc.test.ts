@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventConsumer } from '@inkwell/events';
-import { createLogger } from '@inkwell/logging';
-import { createTestTopics, eventually, type TestTopics } from '@inkwell/testing';
-import { createStoryStatsConsumer } from '../src/consumers/story-stats.consumer.js';
-import { StoryRepository } from '../src/repositories/story.repository.js';
-import { StoryStatsService } from '../src/services/story-stats.service.js';
+import { eventually } from '@inkwell/testing';
 import { author, caller, startStories, type StoriesHarness } from './harness.js';
-
-const logger = createLogger('stories-views-test');
+import { startStatsFeed, type StatsFeed } from './stats-feed.js';
 
 describe('views: counted once per reader and chapter per day, applied from StoryViewed events', () => {
   let h: StoriesHarness;
-  let kafka: TestTopics;
-  let topic: string;
-  let consumer: EventConsumer;
+  let feed: StatsFeed;
   const writer = author('301');
   let storyId = '';
   let chapterId = '';
@@ -26,15 +18,11 @@ describe('views: counted once per reader and chapter per day, applied from Story
     draftChapterId = (await h.client.createChapter({ storyId, title: 'Two', content: 'Not yet.', published: false }, writer)).chapter!.id;
     await h.client.updateStory({ id: storyId, published: true }, writer);
 
-    kafka = await createTestTopics('stories-views', ['story']);
-    topic = kafka.topics[0]!;
-    consumer = createStoryStatsConsumer({ kafka: kafka.kafka, pool: h.pool, stats: new StoryStatsService(new StoryRepository(h.pool)), logger, topics: kafka.topics, groupId: kafka.groupId });
-    await consumer.start();
+    feed = await startStatsFeed(h, 'stories-views');
   });
 
   afterAll(async () => {
-    await consumer?.stop();
-    await kafka?.close();
+    await feed?.close();
     await h?.close();
   });
 
@@ -68,11 +56,11 @@ describe('views: counted once per reader and chapter per day, applied from Story
   it('counts each event once on the story and the chapter, and heats the story', async () => {
     const before = await counts();
     const events = await viewEvents();
-    await kafka.send(topic, events.map((value) => ({ key: storyId, value })));
+    await feed.kafka.send(feed.topic, events.map((value) => ({ key: storyId, value })));
     await eventually(async () => (await counts()).story === before.story + 3, { timeoutMs: 20_000, what: 'the consumer' });
     // Redelivery of the same events changes nothing.
-    await kafka.send(topic, events.map((value) => ({ key: storyId, value })));
-    await eventually(() => kafka.consumed(topic), { timeoutMs: 20_000, what: 'the consumer to handle the redelivery' });
+    await feed.kafka.send(feed.topic, events.map((value) => ({ key: storyId, value })));
+    await eventually(() => feed.kafka.consumed(feed.topic), { timeoutMs: 20_000, what: 'the consumer to handle the redelivery' });
     const after = await counts();
     expect(after.story).toBe(before.story + 3);
     expect(after.chapter).toBe(before.chapter + 3);

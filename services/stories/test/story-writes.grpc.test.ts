@@ -65,6 +65,27 @@ describe('story and chapter writes over gRPC', () => {
     await expect(h.client.createChapter({ storyId: await newStory(), title: '' }, ada)).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/title' }] });
   });
 
+  it('measures titles once trimmed, counts tags, and checks sizes, tag ids and enums on every write', async () => {
+    const padded = await h.client.createStory({ title: ` ${'x'.repeat(200)}\n` }, ada);
+    expect(padded.story!.title).toBe('x'.repeat(200));
+    const hundred = Array.from({ length: 100 }, (_, i) => `g:${i + 1}`);
+    const tooMany = { title: 'ok', tagIds: [...hundred, 'g:101'] };
+    await expect(h.client.createStory(tooMany, ada)).rejects.toMatchObject({ details: [{ reason: 'validation_failed', pointer: '/data/relationships/tags' }] });
+    const id = await newStory();
+    await expect(h.client.updateStory({ id, tags: { ids: ['c:1', 'g:0'] } }, ada)).rejects.toMatchObject({ details: [{ reason: 'validation_failed', pointer: '/data/relationships/tags' }] });
+    await expect(h.client.updateStory({ id, title: '  ', description: 'x'.repeat(1024 * 1024 + 1), status: 99 as StoryStatus }, ada)).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+      details: [
+        { reason: 'validation_failed', pointer: '/data/attributes/title' },
+        { reason: 'validation_failed', pointer: '/data/attributes/description' },
+        { reason: 'validation_failed', pointer: '/data/attributes/status' },
+      ],
+    });
+    const chapter = await addChapter(id, false);
+    await expect(h.client.updateChapter({ id: chapter, authorsNote: '€'.repeat(349_526) }, ada)).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/authors_note' }] });
+    expect((await getStory(id)).title).toBe('A story');
+  });
+
   it('publishes only with a published chapter, sets date_published once, and unpublishes', async () => {
     const id = await newStory();
     await expect(h.client.updateStory({ id, published: true }, ada)).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT, details: [{ reason: 'validation_failed', pointer: '/data/attributes/published' }] });
@@ -147,7 +168,11 @@ describe('story and chapter writes over gRPC', () => {
       code: ErrorCode.PERMISSION_DENIED,
       details: [{ reason: 'insufficient_scope', scope: 'write_stories' }],
     });
-    await expect(h.client.createStory({ title: 'x' }, caller({ appId: 'app' }, ['write_stories']))).rejects.toMatchObject({ details: [{ reason: 'forbidden' }] });
+    // An app acting alone may not write (docs/api/foundation.md, "One contract"; the gateway refuses it first).
+    await expect(h.client.createStory({ title: 'x' }, caller({ appId: 'app' }, ['write_stories']))).rejects.toMatchObject({
+      code: ErrorCode.UNAUTHENTICATED,
+      details: [{ reason: 'invalid_token' }],
+    });
     await expect(h.client.updateStory({ id: '999999', title: 'x' }, ada)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     expect((await getStory(story)).title).toBe('A story');
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Metadata } from '@inkwell/grpc';
 import { ErrorCode } from '@inkwell/errors';
 import { SIGN_IN_POLICY } from '../src/domain/sign-in-throttle.js';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
 
 const PASSWORD = 'correct horse battery';
 
@@ -218,18 +218,20 @@ describe('accounts over gRPC', () => {
         code: ErrorCode.PERMISSION_DENIED,
         details: [{ reason: 'forbidden' }],
       });
-      await expect(h.client.updateUser({ id: user.id, bio: 'hacked' }, as(undefined, ['write_user']))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
+      // An app acting alone has no account to change (the gateway refuses it first); a user needs write_user.
+      await expect(h.client.updateUser({ id: user.id, bio: 'hacked' }, as(undefined, ['write_user']))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_token' }] });
+      await expect(h.client.updateUser({ id: user.id, bio: 'hacked' }, as(user.id))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'insufficient_scope', scope: 'write_user' }] });
       expect((await h.client.getUser({ id: user.id }, as(undefined))).user?.bio).toBe('');
     });
 
     it('validates the e-mail and refuses one that is taken', async () => {
       const user = await register();
       const other = await register();
-      await expect(h.client.updateUser({ id: user.id, email: 'broken' }, as(user.id))).rejects.toMatchObject({
+      await expect(h.client.updateUser({ id: user.id, email: 'broken' }, as(user.id, ['write_user']))).rejects.toMatchObject({
         code: ErrorCode.INVALID_ARGUMENT,
         details: [{ reason: 'validation_failed', pointer: '/data/attributes/email' }],
       });
-      await expect(h.client.updateUser({ id: user.id, email: other.email!.toUpperCase() }, as(user.id))).rejects.toMatchObject({
+      await expect(h.client.updateUser({ id: user.id, email: other.email!.toUpperCase() }, as(user.id, ['write_user']))).rejects.toMatchObject({
         code: ErrorCode.ALREADY_EXISTS,
         details: [{ pointer: '/data/attributes/email' }],
       });

@@ -7,7 +7,7 @@ import { BlogPostSnapshotSchema } from '@inkwell/proto/blog';
 import { StorySnapshotSchema } from '@inkwell/proto/stories';
 import { createTestTopics, eventuallyValue, type TestTopics } from '@inkwell/testing';
 import { createAuthoredContentConsumer } from '../src/consumers/authored-content.consumer.js';
-import { startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
 
 const logger = createLogger('users-test');
 

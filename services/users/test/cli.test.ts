@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '@inkwell/auth-tokens';
 import { ErrorCode } from '@inkwell/errors';
 import { repoRoot, stackEnv } from '@inkwell/testing';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
 
 interface CliRun {
   code: number | null;

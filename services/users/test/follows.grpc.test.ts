@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { FollowDirection } from '@inkwell/proto/users';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
 
 describe('follows over gRPC', () => {
   let h: UsersHarness;
@@ -51,16 +51,16 @@ describe('follows over gRPC', () => {
 
   it('answers following twice with a conflict, yourself and unknown users with validation errors on the relationship', async () => {
     const [ada, bob] = await users(2);
-    await h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada));
-    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada))).rejects.toMatchObject({
+    await h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada, ['write_user']));
+    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada, ['write_user']))).rejects.toMatchObject({
       code: ErrorCode.ALREADY_EXISTS,
       details: [{ reason: 'conflict' }],
     });
-    await expect(h.client.followUser({ followerId: ada!, followedId: ada! }, as(ada))).rejects.toMatchObject({
+    await expect(h.client.followUser({ followerId: ada!, followedId: ada! }, as(ada, ['write_user']))).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
       details: [{ reason: 'validation_failed', pointer: '/data/relationships/followed' }],
     });
-    await expect(h.client.followUser({ followerId: ada!, followedId: '999999999' }, as(ada))).rejects.toMatchObject({
+    await expect(h.client.followUser({ followerId: ada!, followedId: '999999999' }, as(ada, ['write_user']))).rejects.toMatchObject({
       code: ErrorCode.INVALID_ARGUMENT,
       details: [{ reason: 'validation_failed', pointer: '/data/relationships/followed' }],
     });
@@ -70,17 +70,19 @@ describe('follows over gRPC', () => {
 
   it('lets only the follower follow and unfollow; unfollowing someone you do not follow is NOT_FOUND', async () => {
     const [ada, bob, eve] = await users(3);
-    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, message: 'You can follow people only as yourself.', details: [{ reason: 'forbidden' }] });
-    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED });
-    await h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada));
-    await expect(h.client.unfollowUser({ followerId: ada!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, message: 'You can unfollow people only as yourself.' });
-    await expect(h.client.unfollowUser({ followerId: eve!, followedId: bob! }, as(eve))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND, details: [{ reason: 'not_found' }] });
+    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(eve, ['write_user']))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, message: 'You can follow people only as yourself.', details: [{ reason: 'forbidden' }] });
+    // An app acting alone has no user to follow as (the gateway refuses it first); a user needs write_user.
+    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(undefined, ['write_user']))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_token' }] });
+    await expect(h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, details: [{ reason: 'insufficient_scope', scope: 'write_user' }] });
+    await h.client.followUser({ followerId: ada!, followedId: bob! }, as(ada, ['write_user']));
+    await expect(h.client.unfollowUser({ followerId: ada!, followedId: bob! }, as(eve, ['write_user']))).rejects.toMatchObject({ code: ErrorCode.PERMISSION_DENIED, message: 'You can unfollow people only as yourself.' });
+    await expect(h.client.unfollowUser({ followerId: eve!, followedId: bob! }, as(eve, ['write_user']))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND, details: [{ reason: 'not_found' }] });
     expect(await counts(bob!)).toEqual({ followers: 1, following: 0 });
   });
 
   it('keeps counts exact under concurrency: 20 parallel follows of one user, and A↔B crossing follows without deadlock', async () => {
     const [star, ...fans] = await users(21);
-    const results = await Promise.allSettled(fans.map((fan) => h.client.followUser({ followerId: fan, followedId: star! }, as(fan))));
+    const results = await Promise.allSettled(fans.map((fan) => h.client.followUser({ followerId: fan, followedId: star! }, as(fan, ['write_user']))));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(20);
     expect(await counts(star!)).toEqual({ followers: 20, following: 0 });
     const { rows } = await h.pool.query<{ count: string }>('SELECT count(*) FROM follows WHERE followed_id = $1', [star]);
@@ -89,22 +91,22 @@ describe('follows over gRPC', () => {
     // Crossing follows and unfollows between two users, many times at once.
     const [a, b] = await users(2);
     for (let round = 0; round < 5; round++) {
-      await Promise.all([h.client.followUser({ followerId: a!, followedId: b! }, as(a)), h.client.followUser({ followerId: b!, followedId: a! }, as(b))]);
-      await Promise.all([h.client.unfollowUser({ followerId: a!, followedId: b! }, as(a)), h.client.unfollowUser({ followerId: b!, followedId: a! }, as(b))]);
+      await Promise.all([h.client.followUser({ followerId: a!, followedId: b! }, as(a, ['write_user'])), h.client.followUser({ followerId: b!, followedId: a! }, as(b, ['write_user']))]);
+      await Promise.all([h.client.unfollowUser({ followerId: a!, followedId: b! }, as(a, ['write_user'])), h.client.unfollowUser({ followerId: b!, followedId: a! }, as(b, ['write_user']))]);
     }
     expect(await counts(a!)).toEqual({ followers: 0, following: 0 });
 
     // Duplicate follows racing each other: exactly one wins.
     const [x, y] = await users(2);
-    const racing = await Promise.allSettled(Array.from({ length: 8 }, () => h.client.followUser({ followerId: x!, followedId: y! }, as(x))));
+    const racing = await Promise.allSettled(Array.from({ length: 8 }, () => h.client.followUser({ followerId: x!, followedId: y! }, as(x, ['write_user']))));
     expect(racing.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     expect(await counts(y!)).toEqual({ followers: 1, following: 0 });
   });
 
   it('lists both directions in insertion order, page by page, with no duplicates or gaps', async () => {
     const [star, ...fans] = await users(7);
-    for (const fan of fans) await h.client.followUser({ followerId: fan, followedId: star! }, as(fan));
-    for (const fan of fans.slice(0, 3)) await h.client.followUser({ followerId: star!, followedId: fan }, as(star));
+    for (const fan of fans) await h.client.followUser({ followerId: fan, followedId: star! }, as(fan, ['write_user']));
+    for (const fan of fans.slice(0, 3)) await h.client.followUser({ followerId: star!, followedId: fan }, as(star, ['write_user']));
 
     const seen: string[] = [];
     let after = '';

@@ -4,7 +4,7 @@ import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
 import { callCode } from '@inkwell/testing';
 import { FollowDirection, UsersService } from '@inkwell/proto/users';
 import { USERS_ISSUERS } from '../src/transport/issuers.policy.js';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
 
 type Method = keyof typeof USERS_ISSUERS;
 

@@ -8,7 +8,7 @@ import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { createTestUser, dropSchemas, ensureDatabase, eventually, freePort, KeyRing, stackEnv, startProcess, startTcpProxy, type RunningProcess, type TcpProxy } from '@inkwell/testing';
-import { as } from './users.harness.js';
+import { as } from './harness.js';
 
 const logger = createLogger('users-kafka-outage-test');
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from '@inkwell/testing';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
 
 describe('UsersService over gRPC: a bio that cannot be rendered within bounds (docs/api/foundation.md, "Markdown")', () => {
   let h: UsersHarness;

@@ -6,7 +6,7 @@ import { createRedis, type Redis } from '@inkwell/redis';
 import { eventually, stackEnv } from '@inkwell/testing';
 import { CLIENT_LIMITS } from '../src/domain/oauth.js';
 import { SaveAuthorizationCodeRequestSchema, SaveTokensRequestSchema } from '@inkwell/proto/users';
-import { as, startUsersHarness, uniqueName, withRemovedUserId, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, withRemovedUserId, type UsersHarness } from './harness.js';
 
 const REDIRECT = 'https://app.example.org/callback';
 const HOUR = 3600_000;

@@ -5,7 +5,7 @@ import { ErrorCode } from '@inkwell/errors';
 import { createAppToken, createTestUser, eventually } from '@inkwell/testing';
 import { PERSONAL_TOKEN_LIMITS } from '../src/domain/oauth.js';
 import { CreatePersonalTokenRequestSchema, ListPersonalTokensRequestSchema, RevokePersonalTokenRequestSchema } from '@inkwell/proto/users';
-import { as, startUsersHarness, uniqueName, withRemovedUserId, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, withRemovedUserId, type UsersHarness } from './harness.js';
 
 describe('personal access tokens and the test helpers', () => {
   let h: UsersHarness;
@@ -127,5 +127,18 @@ describe('personal access tokens and the test helpers', () => {
     expect(expiresInMs).toBeGreaterThan(3500_000);
     expect(expiresInMs).toBeLessThanOrEqual(3600_000);
     expect((await h.client.verifyClientSecret({ clientId: app.clientId, clientSecret: app.clientSecret }, as(undefined))).client?.id).toBe(app.clientId);
+  });
+
+  it('needs a name of 1 to 100 characters and an expiry in the future, reported where the developer page sent them', async () => {
+    const owner = (await h.client.registerUser({ name: uniqueName('rules'), email: `${uniqueName('rules')}@example.org`, password: 'long enough password' }, as(undefined))).user!.id;
+    await expect(h.client.createPersonalToken({ name: ' ', scopes: [], expiresAt: timestampFromDate(new Date(Date.now() - 1000)) }, as(owner))).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+      details: [
+        { reason: 'validation_failed', pointer: '/data/attributes/name', detail: 'A name has 1 to 100 characters.' },
+        { reason: 'validation_failed', pointer: '/data/attributes/expires_at', detail: 'The expiry must be in the future.' },
+      ],
+    });
+    await expect(h.client.createPersonalToken({ name: 'x'.repeat(101), scopes: [] }, as(owner))).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/name' }] });
+    await expect(h.client.createPersonalToken({ name: ` ${'x'.repeat(100)} `, scopes: [] }, as(owner))).resolves.toMatchObject({ personalToken: { name: 'x'.repeat(100) } });
   });
 });

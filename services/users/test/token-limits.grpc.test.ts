@@ -6,7 +6,7 @@ import { createRedis, type Redis } from '@inkwell/redis';
 import { eventually, stackEnv } from '@inkwell/testing';
 import { OAUTH_TOKEN_LIMITS } from '../src/domain/oauth.js';
 import { TokenRepository } from '../src/repositories/token.repository.js';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './users.harness.js';
+import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
 
 const REDIRECT = 'https://app.example.org/callback';
 const HOUR = 3600_000;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { createLogger } from '@inkwell/logging';
-import { seedDemoData } from '../src/seed.js';
-import { as, startUsersHarness, type UsersHarness } from './users.harness.js';
+import { seedDemoData } from '../src/seed/demo.seed.js';
+import { as, startUsersHarness, type UsersHarness } from './harness.js';
 
 describe('UsersService over gRPC: users and the demo seed', () => {
   let h: UsersHarness;

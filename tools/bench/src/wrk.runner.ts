@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { repoRoot } from '@inkwell/testing';
 
 const run = promisify(execFile);
 
@@ -20,6 +22,23 @@ export interface WrkOptions {
   readonly durationSeconds: number;
   /** wrk threads (default 1: the load generator shares the machine with what it measures). */
   readonly threads?: number;
+}
+
+/** Installs Debian's wrk where it is missing (tools/ensure-wrk.sh): the `prepare` step of the suites that use {@link runWrk}. */
+export function ensureWrk(): void {
+  execFileSync('bash', [join(repoRoot(), 'tools/ensure-wrk.sh')], { stdio: 'inherit' });
+}
+
+/** The median of `values` (the mean of the middle two for an even count): what the wrk suites report over their rounds. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** `value` rounded to one decimal, as the benchmark tables print it. */
+export function round1(value: number): number {
+  return Math.round(value * 10) / 10;
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, stackEnv, startSystem } from '@inkwell/testing';
 
-/** Written by the users service's demo seed (services/users/src/seed.ts); gitignored under .stack/. */
+/** Written by the users service's demo seed (services/users/src/seed/demo.seed.ts); gitignored under .stack/. */
 const DEMO_CREDENTIALS_FILE = join(repoRoot(), '.stack', 'demo-credentials.json');
 
 interface DemoCredentials {

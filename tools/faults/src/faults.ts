@@ -108,26 +108,25 @@ function dedicatedServer(server: DedicatedServer | undefined, what: string): Ded
   return server;
 }
 
+/** The environment's dedicated server `store` (labelled `label`) is stopped for `downMs`, then started again; `path` shows it is back. */
+function dedicatedStop(store: 'redis' | 'opensearch', label: string, downMs: number, path: string): Fault {
+  return {
+    name: `${label} stopped ${Math.round(downMs / 1000)} s`,
+    downMs,
+    inject: (env) => dedicatedServer(env[store], `stopping ${label}`).stop(),
+    heal: (env) => dedicatedServer(env[store], `starting ${label}`).start(),
+    probe: (actor) => ({ method: 'GET', path, token: actor.token }),
+  };
+}
+
 /** The dedicated Redis is shut down for `downMs` (keeping nothing), then started again, empty. */
 export function redisStop(downMs: number): Fault {
-  return {
-    name: `Redis stopped ${Math.round(downMs / 1000)} s`,
-    downMs,
-    inject: (env) => dedicatedServer(env.redis, 'stopping Redis').stop(),
-    heal: (env) => dedicatedServer(env.redis, 'starting Redis').start(),
-    probe: (actor) => ({ method: 'GET', path: '/stories?sort=-hotness&page[size]=2', token: actor.token }),
-  };
+  return dedicatedStop('redis', 'Redis', downMs, '/stories?sort=-hotness&page[size]=2');
 }
 
 /** The dedicated OpenSearch node is stopped for `downMs`, then started again. */
 export function opensearchStop(downMs: number): Fault {
-  return {
-    name: `OpenSearch stopped ${Math.round(downMs / 1000)} s`,
-    downMs,
-    inject: (env) => dedicatedServer(env.opensearch, 'stopping OpenSearch').stop(),
-    heal: (env) => dedicatedServer(env.opensearch, 'starting OpenSearch').start(),
-    probe: (actor) => ({ method: 'GET', path: '/stories?query=harbour', token: actor.token }),
-  };
+  return dedicatedStop('opensearch', 'OpenSearch', downMs, '/stories?query=harbour');
 }
 
 /**

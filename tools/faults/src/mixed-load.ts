@@ -1,3 +1,4 @@
+import { prng } from '@inkwell/datagen';
 import { callApi, dataId, type ApiAnswer, type ApiRequest } from './api-client.js';
 import { WORDS, type Actor } from './world.js';
 
@@ -34,18 +35,6 @@ export interface MixedLoadOptions {
 }
 
 type Operation = (actor: Actor, other: Actor) => ApiRequest & { op: string; after?: (answer: ApiAnswer) => void };
-
-/** A small seeded PRNG (mulberry32): the mix is repeatable for a seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * A realistic mixed load through the gateway with real tokens: reads, searches, chapter content

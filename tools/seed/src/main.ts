@@ -5,10 +5,11 @@ import { createPool } from '@inkwell/pg';
 import { MESSAGING_SCHEMA } from '@inkwell/messaging';
 import { BulkLoadRepository, generateStories, STORIES_SCHEMA } from '@inkwell/stories';
 import { dropSchemas, ensureDatabase, stackEnv } from '@inkwell/testing';
+import { USERS_SCHEMA } from '@inkwell/users';
 import { loadAuthors } from './authors.loader.js';
 import { seedBookshelves } from './bookshelves.loader.js';
 import { seedMessages } from './messages.loader.js';
-import { migrateSeedSchemas, USERS_SCHEMA } from './schemas.js';
+import { migrateSeedSchemas } from './schemas.js';
 
 const HELP = `npm run seed -- [options]
 

@@ -1,20 +1,17 @@
-import { fileURLToPath } from 'node:url';
 import { BOOKSHELVES_MIGRATIONS, BOOKSHELVES_SCHEMA } from '@inkwell/bookshelves';
 import { eventsMigrations } from '@inkwell/events';
 import type { Logger } from '@inkwell/logging';
 import { MESSAGING_MIGRATIONS, MESSAGING_SCHEMA } from '@inkwell/messaging';
 import { createPool, migrate } from '@inkwell/pg';
 import { STORIES_MIGRATIONS, STORIES_SCHEMA } from '@inkwell/stories';
-
-/** The schema of the users service (it exports nothing else the seed needs). */
-export const USERS_SCHEMA = 'users';
+import { USERS_MIGRATIONS, USERS_SCHEMA } from '@inkwell/users';
 
 /**
  * Every schema the data generator writes, with its service's migrations, in the order the seed
  * fills them (users first: the others refer to user ids).
  */
 export const SEED_SCHEMAS: ReadonlyArray<{ schema: string; directory: string }> = [
-  { schema: USERS_SCHEMA, directory: fileURLToPath(new URL('../../../services/users/migrations', import.meta.url)) },
+  { schema: USERS_SCHEMA, directory: USERS_MIGRATIONS },
   { schema: STORIES_SCHEMA, directory: STORIES_MIGRATIONS },
   { schema: MESSAGING_SCHEMA, directory: MESSAGING_MIGRATIONS },
   { schema: BOOKSHELVES_SCHEMA, directory: BOOKSHELVES_MIGRATIONS },

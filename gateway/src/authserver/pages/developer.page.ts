@@ -5,6 +5,7 @@ import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { OAuthClient, PersonalToken, UsersService } from '@inkwell/proto/users';
 import type { EgApp } from '../../eg/eg.types.js';
+import { isId } from '../../jsonapi/proto-rules.js';
 import type { GatewayRequest } from '../../http/request-state.js';
 import { html, layout, sendPage, sendRedirect, type SafeHtml } from './html.js';
 import type { PageContext, SignedInSession } from './page-context.js';
@@ -136,7 +137,7 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
       const { form, session } = await pages.verifiedForm(req);
       const open = requireSignedIn(session);
       const tokenId = form.get('token_id') ?? '';
-      if (!/^[1-9]\d{0,18}$/.test(tokenId)) return render(req, res, open, 400, { errors: ['There is no such token among yours.'] });
+      if (!isId(tokenId)) return render(req, res, open, 400, { errors: ['There is no such token among yours.'] });
       try {
         await users.revokePersonalToken({ tokenId }, { caller: pages.caller(req, open) });
       } catch (error) {

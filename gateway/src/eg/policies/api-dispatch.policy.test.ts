@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpMetrics } from '../../http/http.metrics.js';
 import { createRequestContext } from '../../http/request-context.middleware.js';
 import type { GatewayRequest } from '../../http/request-state.js';
+import { REFUSED_BODY_DRAIN } from '../../http/request-body.js';
 import { createApiLinks } from '../../jsonapi/api-links.js';
 import { resourceDocument, resourceObject, type JsonValue } from '../../jsonapi/document.builder.js';
 import { RouteTable } from '../../routing/route-table.js';
@@ -188,14 +189,20 @@ describe('api-dispatch: request bodies', () => {
     expect(answer.json.errors?.[0]?.code).toBe('invalid_body');
   });
 
-  it('answers 413 for a declared or streamed body over the limit, and closes the connection', async () => {
+  it('answers 413 for a declared or streamed body over the limit, keeping the connection once the body is read', async () => {
     const declared = await call('POST', '/api/v1/things', { headers: json, body: Buffer.alloc(2048, 0x20) });
     expect(declared.status).toBe(413);
     expect(declared.json.errors?.[0]?.code).toBe('payload_too_large');
-    expect(declared.headers.connection).toBe('close');
+    expect(declared.headers.connection).toBe('keep-alive');
 
     const streamed = await call('POST', '/api/v1/things', { headers: { ...json, 'Transfer-Encoding': 'chunked' }, chunks: Array.from({ length: 8 }, () => Buffer.alloc(512, 0x20)) });
     expect(streamed.status).toBe(413);
+  });
+
+  it('closes the connection after a 413 when the refused body is larger than it reads away', async () => {
+    const huge = await call('POST', '/api/v1/things', { headers: json, body: Buffer.alloc(REFUSED_BODY_DRAIN.maxBytes + 1024 * 1024, 0x20) });
+    expect(huge.status).toBe(413);
+    expect(huge.headers.connection).toBe('close');
   });
 
   it('accepts a body of exactly the limit', async () => {

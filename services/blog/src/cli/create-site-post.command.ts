@@ -1,5 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { create } from '@bufbuild/protobuf';
+import { createValidator } from '@bufbuild/protovalidate';
+import { messageRefusal } from '@inkwell/grpc';
+import { CreateBlogPostRequestSchema } from '@inkwell/proto/blog';
+import { predefinedRules } from '@inkwell/proto/options';
 import type { BlogPost } from '../domain/blog-post.js';
 import type { SitePostInput } from '../services/blog-post.service.js';
 
@@ -17,7 +22,8 @@ export class UsageError extends Error {
 /**
  * Reads the arguments of `create-site-post` into a site post. The content comes from
  * `--content` or from the file named by `--content-file` (UTF-8), exactly one of them.
- * Throws UsageError for unknown options, a missing title, or zero or two content sources.
+ * Throws UsageError for unknown options, a missing title, or zero or two content sources, and
+ * the AppError of CreateBlogPost for a title or content that breaks its rules (user posts' rules).
  */
 export async function parseCreateSitePostArgs(args: readonly string[]): Promise<SitePostInput> {
   let values: { title?: string; content?: string; 'content-file'?: string; tag?: string };
@@ -34,6 +40,8 @@ export async function parseCreateSitePostArgs(args: readonly string[]): Promise<
   if (values.title === undefined) throw new UsageError('--title is required.');
   if ((values.content === undefined) === (values['content-file'] === undefined)) throw new UsageError('Give exactly one of --content and --content-file.');
   const content = values.content ?? (await readFile(values['content-file'] as string, 'utf8'));
+  const refused = messageRefusal(CreateBlogPostRequestSchema, create(CreateBlogPostRequestSchema, { title: values.title, content }), createValidator({ registry: predefinedRules }));
+  if (refused !== undefined) throw refused;
   return { title: values.title, content, ...(values.tag === undefined ? {} : { tag: values.tag }) };
 }
 

@@ -1,14 +1,9 @@
 import { BLOG_POST_MAX_TAGS, BLOG_TAG_MAX_CHARS, normaliseBlogTag } from '@inkwell/limits';
-/** Longest title in characters (docs/api/blog.md, "The blog_post resource"). */
-export const MAX_TITLE_LENGTH = 200;
-/** Largest content in bytes of UTF-8 (docs/api/blog.md, "The blog_post resource": at most 1 MiB). */
-export const MAX_CONTENT_BYTES = 1024 * 1024;
+
 /** Most distinct tags on one post (shared with the gateway's API document). */
 export const MAX_TAGS = BLOG_POST_MAX_TAGS;
 /** Longest tag (and site-post tag) in characters, after normalisation (shared with the gateway's API document). */
 export const MAX_TAG_LENGTH = BLOG_TAG_MAX_CHARS;
-/** Most stories one post may be tagged with. */
-export const MAX_STORIES = 25;
 
 /** JSON:API pointers of the writable members of a blog post. */
 export const POINTERS = {
@@ -60,24 +55,27 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; problems: Probl
  */
 export const normaliseTag: (tag: string) => string = normaliseBlogTag;
 
-/** Validates a new user post (docs/api/blog.md, "The blog_post resource": title and content required; lengths). */
+/**
+ * Validates a new user post and puts it in stored form (docs/api/blog.md, "The blog_post
+ * resource"): the title trimmed, tags normalised, checked and deduplicated, stories deduplicated.
+ * The limits of title, content and stories are the rules of CreateBlogPostRequest, checked before
+ * the service runs; the tag rules apply to normalised tags, so they are checked here.
+ */
 export function validateNewPost(input: NewPostInput): Validated<ValidPost> {
   const problems: Problem[] = [];
-  const title = checkTitle(input.title, problems);
-  const content = checkContent(input.content, problems);
   const tags = checkTags(input.tags, problems);
-  const storyIds = checkStories(input.storyIds, problems);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: { title, content, tags, storyIds } };
+  const value = { title: input.title.trim(), content: input.content, tags, storyIds: distinct(input.storyIds) };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 }
 
-/** Validates the fields a PATCH sets, with the same rules as on create. */
+/** Validates the fields a PATCH sets, as validateNewPost does. */
 export function validateChanges(changes: PostChanges): Validated<ValidChanges> {
   const problems: Problem[] = [];
   const value: ValidChanges = {};
-  if (changes.title !== undefined) value.title = checkTitle(changes.title, problems);
-  if (changes.content !== undefined) value.content = checkContent(changes.content, problems);
+  if (changes.title !== undefined) value.title = changes.title.trim();
+  if (changes.content !== undefined) value.content = changes.content;
   if (changes.tags !== undefined) value.tags = checkTags(changes.tags, problems);
-  if (changes.storyIds !== undefined) value.storyIds = checkStories(changes.storyIds, problems);
+  if (changes.storyIds !== undefined) value.storyIds = distinct(changes.storyIds);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 }
 
@@ -91,19 +89,6 @@ export function validateSitePostTag(tag: string | undefined): { ok: true; value:
   if (normalised === '') return { ok: true, value: undefined };
   const problem = tagProblem(normalised);
   return problem === undefined ? { ok: true, value: normalised } : { ok: false, detail: `The site post tag ${problem}.` };
-}
-
-function checkTitle(raw: string, problems: Problem[]): string {
-  const title = raw.trim();
-  if (title === '') problems.push({ pointer: POINTERS.title, detail: 'A blog post needs a title.' });
-  else if (charLength(title) > MAX_TITLE_LENGTH) problems.push({ pointer: POINTERS.title, detail: `The title is longer than ${MAX_TITLE_LENGTH} characters.` });
-  return title;
-}
-
-function checkContent(content: string, problems: Problem[]): string {
-  if (content.trim() === '') problems.push({ pointer: POINTERS.content, detail: 'A blog post needs content.' });
-  else if (utf8LongerThan(content, MAX_CONTENT_BYTES)) problems.push({ pointer: POINTERS.content, detail: `The content is larger than ${MAX_CONTENT_BYTES} bytes (1 MiB) of UTF-8.` });
-  return content;
 }
 
 function checkTags(raw: readonly string[], problems: Problem[]): string[] {
@@ -129,22 +114,12 @@ export function tagProblem(normalised: string): string | undefined {
   return undefined;
 }
 
-function checkStories(raw: readonly string[], problems: Problem[]): string[] {
-  const storyIds = [...new Set(raw)];
-  if (storyIds.length > MAX_STORIES) problems.push({ pointer: POINTERS.stories, detail: `A blog post can be tagged with at most ${MAX_STORIES} stories.` });
-  return storyIds;
+function distinct(ids: readonly string[]): string[] {
+  return [...new Set(ids)];
 }
 
 function charLength(text: string): number {
   let length = 0;
   for (const _ of text) length++;
   return length;
-}
-
-const encoder = new TextEncoder();
-
-function utf8LongerThan(text: string, limit: number): boolean {
-  // A UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair 4): most content needs no encoding.
-  if (text.length * 3 <= limit) return false;
-  return encoder.encode(text).length > limit;
 }

@@ -16,11 +16,8 @@ export interface BlogPostSort {
 /** The default order of blog post lists (docs/api/blog.md, "GET /blog-posts"). */
 export const DEFAULT_SORT: BlogPostSort = { field: 'date_posted', direction: 'desc' };
 
-/** Page size when none is asked for, and the largest allowed (docs/api/blog.md, "GET /blog-posts"). */
+/** Page size when none is asked for (docs/api/blog.md, "GET /blog-posts"). */
 export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-/** Most ids `filter[ids]` may name. */
-export const MAX_FILTER_IDS = 100;
 
 /** The filters of GET /blog-posts; absent ones filter nothing, present ones combine with AND. */
 export interface BlogPostFilter {

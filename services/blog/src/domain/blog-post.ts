@@ -47,9 +47,6 @@ export function readerKey(reader: Reader): string {
   return reader.kind === 'user' ? `u:${reader.userId}` : `a:${reader.appId}`;
 }
 
-/** The scope every blog write needs (docs/api/blog.md, "Writing"). */
-export const WRITE_SCOPE = 'write_blog_posts';
-
 /** How long one reader's view of one post is counted once (docs/api/blog.md, "Views"). */
 export const VIEW_WINDOW_SECONDS = 24 * 60 * 60;
 

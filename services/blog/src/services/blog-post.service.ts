@@ -1,8 +1,7 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { BLOG_QUERY_MAX_CHARS, searchTextTooLong } from '@inkwell/limits';
 import type { Logger } from '@inkwell/logging';
 import { renderMarkdown } from '@inkwell/markdown';
-import { isId, readerKey, readerOf, VIEW_WINDOW_SECONDS, WRITE_SCOPE, type BlogPost, type Caller } from '../domain/blog-post.js';
+import { isId, readerKey, readerOf, VIEW_WINDOW_SECONDS, type BlogPost, type Caller } from '../domain/blog-post.js';
 import {
   POINTERS,
   validateChanges,
@@ -14,22 +13,17 @@ import {
   type PostChanges,
   type Problem,
 } from '../domain/blog-post-input.js';
-import {
-  decodeKeyset,
-  DEFAULT_PAGE_SIZE,
-  DEFAULT_SORT,
-  encodeKeyset,
-  MAX_FILTER_IDS,
-  MAX_PAGE_SIZE,
-  type BlogPostFilter,
-  type BlogPostSort,
-} from '../domain/blog-post-list.js';
+import { decodeKeyset, DEFAULT_PAGE_SIZE, DEFAULT_SORT, encodeKeyset, type BlogPostFilter, type BlogPostSort } from '../domain/blog-post-list.js';
 import { introFromHtml } from '../domain/intro.js';
 import type { BlogPostRepository, BlogPostUpdate } from '../repositories/blog-post.repository.js';
-import type { KnownStoryRepository } from '../repositories/known-story.repository.js';
+import type { KnownStoryRepository } from '@inkwell/known-stories';
 import type { ViewRepository } from '../repositories/view.repository.js';
 
-/** A list request as the transport decoded it, before validation. */
+/**
+ * A list request as the transport decoded it. Its bounds (page size, query length, filter ids,
+ * a date range in order, relevance only with a query) are the rules of ListBlogPostsRequest,
+ * checked before the service runs.
+ */
 export interface ListRequest {
   query: string;
   filter: BlogPostFilter;
@@ -62,22 +56,33 @@ export interface SitePostInput {
   tag?: string;
 }
 
+/** What the blog rules read and write of posts: BlogPostRepository, or a memory store in unit tests. */
+export type BlogPostStore = Pick<BlogPostRepository, 'findById' | 'list' | 'create' | 'update' | 'delete' | 'recordViews'>;
+
+/** Which linked stories are published, from the copy of the stories (KnownStoryRepository). */
+export type PublishedStories = Pick<KnownStoryRepository, 'publishedAmong'>;
+
+/** The per-reader view windows (ViewRepository). */
+export type ViewWindows = Pick<ViewRepository, 'claim' | 'release'>;
+
 /** What the blog rules need. */
 export interface BlogPostServiceDeps {
-  posts: BlogPostRepository;
-  stories: KnownStoryRepository;
-  views: ViewRepository;
+  posts: BlogPostStore;
+  stories: PublishedStories;
+  views: ViewWindows;
   logger: Logger;
 }
 
 /**
- * The rules about blog posts: validation and limits, who may change what (authors their own
- * posts; site posts nobody through the API), which stories may be linked, and view counting.
+ * The rules about blog posts: tags, who may change what (authors their own posts; site posts
+ * nobody through the API), which stories may be linked, and view counting. The limits of the
+ * requests are their rules in blog_service.proto, and writes need a signed-in user holding
+ * write_blog_posts (their access option), both checked before the service runs.
  */
 export class BlogPostService {
-  private readonly posts: BlogPostRepository;
-  private readonly stories: KnownStoryRepository;
-  private readonly views: ViewRepository;
+  private readonly posts: BlogPostStore;
+  private readonly stories: PublishedStories;
+  private readonly views: ViewWindows;
   private readonly logger: Logger;
 
   constructor(deps: BlogPostServiceDeps) {
@@ -96,18 +101,12 @@ export class BlogPostService {
   }
 
   /**
-   * One page of posts. INVALID_ARGUMENT (with the query parameter named) for: a page size over
-   * 100 or negative, more than 100 ids, an over-long query, relevance without a query
-   * (invalid_sort), or an `after` made for another sort (invalid_cursor).
+   * One page of posts. INVALID_ARGUMENT (with the query parameter named) for a tag no post could
+   * carry, or an `after` made for another sort (invalid_cursor).
    */
   async listBlogPosts(request: ListRequest, caller: Caller): Promise<ListResult> {
     const query = request.query.trim();
     const sort = request.sort ?? DEFAULT_SORT;
-    if (request.pageSize < 0 || request.pageSize > MAX_PAGE_SIZE) {
-      throw AppError.badParameter('page[size]', `The page size must be between 1 and ${MAX_PAGE_SIZE}.`);
-    }
-    if ([...query].length > BLOG_QUERY_MAX_CHARS) throw AppError.badParameter('query', searchTextTooLong(BLOG_QUERY_MAX_CHARS));
-    if (sort.field === 'relevance' && query === '') throw AppError.badParameter('sort', 'Sorting by relevance needs a query.', 'invalid_sort');
     const filter = normaliseFilter(request.filter);
     const after = request.after === '' ? undefined : decodeKeyset(sort, request.after);
     if (request.after !== '' && after === undefined) throw AppError.badParameter('page[cursor]', 'The cursor is not valid for this list.', 'invalid_cursor');
@@ -137,8 +136,9 @@ export class BlogPostService {
   }
 
   /**
-   * Posts a user post as the caller; 422-style INVALID_ARGUMENT for every invalid field. Nothing
-   * is stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
+   * Posts a user post as the caller; 422-style INVALID_ARGUMENT for every invalid tag, then for
+   * stories that are not published. Nothing is stored once `signal` has aborted
+   * (docs/api/foundation.md, "Markdown").
    */
   async createBlogPost(input: NewPostInput, caller: Caller, signal?: AbortSignal): Promise<BlogPost> {
     const authorId = requireWriter(caller);
@@ -161,7 +161,7 @@ export class BlogPostService {
 
   /**
    * Changes a post: NOT_FOUND when there is none, 403 site_post_immutable for a site post,
-   * 403 forbidden for another user's post, then validation; all before the content is rendered.
+   * 403 forbidden for another user's post, then the tags and stories; all before the content is rendered.
    * Nothing is stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
    */
   async updateBlogPost(id: string, changes: PostChanges, caller: Caller, signal?: AbortSignal): Promise<BlogPost> {
@@ -198,20 +198,18 @@ export class BlogPostService {
   }
 
   /**
-   * Posts a site post (operator CLI only; no RPC reaches this). Same title/content rules as user
-   * posts; the tag is normalised like post tags.
+   * Posts a site post (operator CLI only; no RPC reaches this). Its title and content meet the
+   * rules of CreateBlogPostRequest (the CLI checks them: create-site-post.command.ts); the title
+   * is stored trimmed and the tag normalised like post tags.
    */
   async createSitePost(input: SitePostInput): Promise<BlogPost> {
-    const checked = validateNewPost({ title: input.title, content: input.content, tags: [], storyIds: [] });
-    const problems = checked.ok ? [] : [...checked.problems];
     const tag = validateSitePostTag(input.tag);
-    if (!tag.ok) problems.push({ pointer: '/site_post_tag', detail: tag.detail });
-    if (!checked.ok || !tag.ok) throw validationError(problems);
-    const html = await renderMarkdown(checked.value.content, { pointer: POINTERS.content });
+    if (!tag.ok) throw validationError([{ pointer: '/site_post_tag', detail: tag.detail }]);
+    const html = await renderMarkdown(input.content, { pointer: POINTERS.content });
     return this.posts.create({
       authorId: undefined,
-      title: checked.value.title,
-      content: checked.value.content,
+      title: input.title.trim(),
+      content: input.content,
       contentHtml: html,
       intro: introFromHtml(html),
       tags: [],
@@ -263,13 +261,9 @@ export class BlogPostService {
   }
 }
 
-/** The caller's user id when it may write blog posts (docs/api/blog.md, "Writing"), else the matching error. */
+/** The writing user: every write RPC needs one with write_blog_posts (docs/api/blog.md, "Writing"; their access option). */
 function requireWriter(caller: Caller): string {
-  if (caller.userId === undefined) {
-    if (caller.appId === undefined) throw new AppError(ErrorCode.UNAUTHENTICATED, 'Writing blog posts needs a signed-in user.', { details: [{ reason: 'invalid_token' }] });
-    throw AppError.forbidden('An app-only token cannot write blog posts.');
-  }
-  if (!caller.scopes.includes(WRITE_SCOPE)) throw AppError.insufficientScope(WRITE_SCOPE);
+  if (caller.userId === undefined) throw new Error('Blog posts are written only by a signed-in user.');
   return caller.userId;
 }
 
@@ -289,16 +283,8 @@ function filterTag(parameter: string, tag: string): string {
 }
 
 function normaliseFilter(filter: BlogPostFilter): BlogPostFilter {
-  if (filter.ids !== undefined) {
-    if (filter.ids.length > MAX_FILTER_IDS) throw AppError.badParameter('filter[ids]', `filter[ids] takes at most ${MAX_FILTER_IDS} ids.`);
-    if (!filter.ids.every(isId)) throw AppError.badParameter('filter[ids]', 'filter[ids] takes numeric ids.');
-  }
-  if (filter.authorId !== undefined && !isId(filter.authorId)) throw AppError.badParameter('filter[author]', 'filter[author] takes a numeric user id.');
   const normalised: BlogPostFilter = { ...filter };
   if (filter.tags !== undefined) normalised.tags = [...new Set(filter.tags.map((tag) => filterTag('filter[tags]', tag)))];
   if (filter.sitePostTag !== undefined) normalised.sitePostTag = filterTag('filter[site_post_tag]', filter.sitePostTag);
-  if (filter.datePostedMin !== undefined && filter.datePostedMax !== undefined && filter.datePostedMin > filter.datePostedMax) {
-    throw AppError.badParameter('filter[date_posted]', 'The minimum of filter[date_posted] is after its maximum.');
-  }
   return normalised;
 }

@@ -1,3 +1,5 @@
+import { ownsShelf, type ShelfAccessFacts } from '@inkwell/shelf-access';
+
 /** Who may see a shelf and its items (docs/api/bookshelves.md). */
 export type Privacy = 'public' | 'private';
 
@@ -39,10 +41,6 @@ export interface Caller {
   readonly scopes: readonly string[];
 }
 
-/** Reading one's own private shelves needs this scope. */
-export const READ_BOOKSHELVES = 'read_bookshelves';
-/** Every shelf and item write needs this scope. */
-export const WRITE_BOOKSHELVES = 'write_bookshelves';
 /** Items of one's own unpublished stories are listed only with this scope. */
 export const READ_STORIES = 'read_stories';
 
@@ -50,33 +48,14 @@ export const READ_STORIES = 'read_stories';
 export const DEFAULT_COLOR = '#3366cc';
 /** The privacy of a shelf created without one. */
 export const DEFAULT_PRIVACY: Privacy = 'private';
-/** Longest name in characters (code points). */
-export const MAX_NAME_LENGTH = 200;
-/** Largest description in bytes of UTF-8 (1 MiB). */
-export const MAX_DESCRIPTION_BYTES = 1024 * 1024;
 /** Most shelves one user may own. */
 export const MAX_SHELVES_PER_USER = 1_000;
 /** Most items one shelf may hold (whatever their stories' state). */
 export const MAX_ITEMS_PER_SHELF = 100_000;
-/** Most ids one BatchGetBookshelves call may name. */
-export const MAX_BATCH_IDS = 1_000;
 
-/** What a caller may do with a shelf it asks for by id. */
-export type ShelfAccess = 'visible' | 'hidden' | 'needs_scope';
-
-/**
- * Public shelves are visible to every caller; a private one to its owner holding
- * read_bookshelves ('needs_scope' without it), and to nobody else ('hidden').
- */
-export function shelfAccess(shelf: Pick<Bookshelf, 'ownerId' | 'privacy'>, caller: Caller): ShelfAccess {
-  if (shelf.privacy === 'public') return 'visible';
-  if (caller.userId !== shelf.ownerId) return 'hidden';
-  return caller.scopes.includes(READ_BOOKSHELVES) ? 'visible' : 'needs_scope';
-}
-
-/** True when the caller is the shelf's owner. */
-export function isOwner(shelf: Pick<Bookshelf, 'ownerId'>, caller: Caller): boolean {
-  return caller.userId !== undefined && caller.userId === shelf.ownerId;
+/** What the shared shelf access rules (@inkwell/shelf-access) read of a shelf. */
+export function accessFacts(shelf: Pick<Bookshelf, 'ownerId' | 'privacy'>): ShelfAccessFacts {
+  return { ownerId: shelf.ownerId, private: shelf.privacy !== 'public' };
 }
 
 /**
@@ -89,7 +68,7 @@ export function unpublishedVisibleFor(caller: Caller): string | undefined {
 
 /** The shelf as `caller` sees it: num_unread only for the owner. */
 export function asSeenBy(shelf: Bookshelf, caller: Caller): Bookshelf {
-  if (isOwner(shelf, caller)) return shelf;
+  if (ownsShelf(shelf, caller)) return shelf;
   const { numUnread: _hidden, ...rest } = shelf;
   return rest;
 }

@@ -1,9 +1,8 @@
 import { decodeCursor, encodeCursor } from '@inkwell/keyset';
 import { isId } from './bookshelf.js';
 
-/** Page size when none is asked for (0), and the largest allowed (docs/api/bookshelves.md). */
+/** Page size when none is asked for (0) (docs/api/bookshelves.md). */
 export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 /** The two keyset-paginated lists: a user's shelves (by order, id) and a shelf's items (by date added, id). */
 export type ListKind = 'shelves' | 'items';
@@ -22,13 +21,9 @@ const INT32_MAX = 2147483647;
 /** Dates the API can hold: ±8.64e15 ms is JavaScript's Date range. */
 const MAX_MILLIS = 8_640_000_000_000_000;
 
-/**
- * The page size to use for `requested` (0 means the default), or undefined when it is negative
- * or over the maximum.
- */
-export function pageSizeOf(requested: number): number | undefined {
-  if (requested === 0) return DEFAULT_PAGE_SIZE;
-  return Number.isInteger(requested) && requested > 0 && requested <= MAX_PAGE_SIZE ? requested : undefined;
+/** The page size to use for `requested` (0 means the default; the bounds are the list requests' rules). */
+export function pageSizeOf(requested: number): number {
+  return requested === 0 ? DEFAULT_PAGE_SIZE : requested;
 }
 
 /** Encodes where the next page of a list starts as an opaque cursor (`@inkwell/keyset`) naming the list, so a position made for items is refused for shelves. */

@@ -2,11 +2,11 @@ import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
 import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { BookshelfItem } from '../domain/bookshelf.js';
-import { counts, type StoryState } from '../domain/known-story.js';
+import { counts, type StoryState } from '@inkwell/known-stories';
 import type { Position } from '../domain/page.js';
 import { bookshelfItemAdded, bookshelfItemRemoved, bookshelfItemUpdated } from '../events/bookshelf.events.js';
 import { ITEM_COLUMNS, selectShelf, toItem, type ItemRow, type Tx } from './bookshelf.rows.js';
-import { applyStoryState } from './known-story.repository.js';
+import { applyStoryState } from './story-copy.repository.js';
 
 /** One page of items, and where the next starts (absent on the last page). */
 export interface ItemPage {

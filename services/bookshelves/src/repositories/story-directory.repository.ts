@@ -3,7 +3,7 @@ import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { Story, StoriesService } from '@inkwell/proto/stories';
 import type { Caller } from '../domain/bookshelf.js';
-import type { StoryState } from '../domain/known-story.js';
+import type { StoryState } from '@inkwell/known-stories';
 
 /** A caller as the stories service receives it: the request id travels too. */
 export interface ForwardedCaller extends Caller {

@@ -1,6 +1,7 @@
 import type { Logger } from '@inkwell/logging';
-import { READ_BOOKSHELVES, READ_STORIES, WRITE_BOOKSHELVES, type Privacy } from '../domain/bookshelf.js';
-import type { StoryState } from '../domain/known-story.js';
+import type { StoryState } from '@inkwell/known-stories';
+import { READ_BOOKSHELVES } from '@inkwell/shelf-access';
+import { READ_STORIES, type Privacy } from '../domain/bookshelf.js';
 import type { ForwardedCaller, StoryDirectoryRepository } from '../repositories/story-directory.repository.js';
 import type { BookshelfItemService } from '../services/bookshelf-item.service.js';
 import type { BookshelfService } from '../services/bookshelf.service.js';
@@ -37,7 +38,7 @@ export async function seedDemoBookshelves(deps: DemoSeedDeps): Promise<boolean> 
   if (stories.length === 0) return false;
   const owners = [...new Set(stories.map((story) => story.authorId))].sort((a, b) => Number(a) - Number(b));
   for (const [index, owner] of owners.entries()) {
-    const caller: ForwardedCaller = { requestId, userId: owner, scopes: [READ_BOOKSHELVES, WRITE_BOOKSHELVES, READ_STORIES] };
+    const caller: ForwardedCaller = { requestId, userId: owner, scopes: [READ_BOOKSHELVES, READ_STORIES] };
     const existing = await deps.shelves.listUserBookshelves(owner, { pageSize: 1, after: '' }, caller);
     if (existing.shelves.length > 0) continue;
     const candidates = rotate(stories.filter((story) => story.authorId !== owner), index * 3);

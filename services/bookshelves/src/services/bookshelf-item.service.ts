@@ -3,10 +3,9 @@ import { isId, MAX_ITEMS_PER_SHELF, unpublishedVisibleFor, type BookshelfItem, t
 import { POINTERS } from '../domain/bookshelf-input.js';
 import { decodePosition, encodePosition, pageSizeOf } from '../domain/page.js';
 import type { BookshelfItemRepository } from '../repositories/bookshelf-item.repository.js';
-import type { BookshelfRepository } from '../repositories/bookshelf.repository.js';
 import type { ForwardedCaller, StoryDirectoryRepository } from '../repositories/story-directory.repository.js';
 import type { PageInput } from './bookshelf.service.js';
-import { ownedShelf, readableShelf, validationError } from './shelf-access.js';
+import { ownedShelf, readableShelf, validationError, type ShelfLookup } from './shelf-access.js';
 
 /** One page of items and the position after it ('' on the last page). */
 export interface ItemPageResult {
@@ -14,11 +13,17 @@ export interface ItemPageResult {
   nextAfter: string;
 }
 
+/** What the item rules read and write of items: BookshelfItemRepository, or a memory store in unit tests. */
+export type ItemStore = Pick<BookshelfItemRepository, 'list' | 'find' | 'add' | 'setRead' | 'remove'>;
+
+/** Which stories a caller may see, asked of the stories service (StoryDirectoryRepository). */
+export type StoryDirectory = Pick<StoryDirectoryRepository, 'visibleStory'>;
+
 /** What the item rules need. */
 export interface BookshelfItemServiceDeps {
-  shelves: BookshelfRepository;
-  items: BookshelfItemRepository;
-  stories: StoryDirectoryRepository;
+  shelves: ShelfLookup;
+  items: ItemStore;
+  stories: StoryDirectory;
 }
 
 /**
@@ -27,9 +32,9 @@ export interface BookshelfItemServiceDeps {
  * story and shelf, the per-shelf cap, and ownership of writes.
  */
 export class BookshelfItemService {
-  private readonly shelves: BookshelfRepository;
-  private readonly items: BookshelfItemRepository;
-  private readonly stories: StoryDirectoryRepository;
+  private readonly shelves: ShelfLookup;
+  private readonly items: ItemStore;
+  private readonly stories: StoryDirectory;
 
   constructor(deps: BookshelfItemServiceDeps) {
     this.shelves = deps.shelves;
@@ -44,7 +49,6 @@ export class BookshelfItemService {
   async listBookshelfItems(shelfId: string, page: PageInput, caller: Caller): Promise<ItemPageResult> {
     await readableShelf(this.shelves, shelfId, caller);
     const size = pageSizeOf(page.pageSize);
-    if (size === undefined) throw AppError.badParameter('page[size]', 'The page size must be between 1 and 100.');
     const after = page.after === '' ? undefined : decodePosition('items', page.after);
     if (page.after !== '' && after === undefined) throw AppError.badParameter('page[cursor]', 'The cursor is not valid for this list.', 'invalid_cursor');
     const result = await this.items.list(shelfId, unpublishedVisibleFor(caller), size, after);

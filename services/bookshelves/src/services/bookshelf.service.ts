@@ -1,10 +1,14 @@
 import { AppError } from '@inkwell/errors';
 import { BATCH_ANSWER_MAX_BYTES, type BatchPage } from '@inkwell/limits';
-import { asSeenBy, isId, MAX_BATCH_IDS, MAX_SHELVES_PER_USER, READ_BOOKSHELVES, shelfAccess, type Bookshelf, type Caller } from '../domain/bookshelf.js';
-import { isEmptyChange, validateNewShelf, validateShelfChanges, type NewShelfInput, type ShelfChanges } from '../domain/bookshelf-input.js';
+import { READ_BOOKSHELVES, shelfAccess } from '@inkwell/shelf-access';
+import { accessFacts, asSeenBy, isId, MAX_SHELVES_PER_USER, type Bookshelf, type Caller } from '../domain/bookshelf.js';
+import { isEmptyChange, storedChanges, storedShelf, type NewShelfInput, type ShelfChanges } from '../domain/bookshelf-input.js';
 import { decodePosition, encodePosition, pageSizeOf } from '../domain/page.js';
 import type { BookshelfRepository } from '../repositories/bookshelf.repository.js';
 import { ownedShelf, readableShelf, requireWriter, validationError } from './shelf-access.js';
+
+/** What the shelf rules read and write of shelves: BookshelfRepository, or a memory store in unit tests. */
+export type ShelfStore = Pick<BookshelfRepository, 'findById' | 'findByIds' | 'listByOwner' | 'create' | 'update' | 'delete'>;
 
 /** A page request: size (0 = default) and the opaque position of the previous page ('' = first). */
 export interface PageInput {
@@ -23,7 +27,7 @@ export interface ShelfPageResult {
  * limits, ownership of writes. num_unread is shown to the owner only.
  */
 export class BookshelfService {
-  constructor(private readonly shelves: BookshelfRepository) {}
+  constructor(private readonly shelves: ShelfStore) {}
 
   /** Shelf `id` as the caller may see it (see readableShelf). */
   async getBookshelf(id: string, caller: Caller): Promise<Bookshelf> {
@@ -31,21 +35,19 @@ export class BookshelfService {
   }
 
   /**
-   * The visible shelves among `ids` (at most 1000), in request order; others left out. The
+   * The visible shelves among `ids` (at most 1000: BatchGetBookshelvesRequest's rule), in request order; others left out. The
    * answer stops within its byte budget and names the ids it did not read as `deferred`
    * (docs/api/foundation.md, "Byte budgets").
    */
   async batchGetBookshelves(ids: readonly string[], caller: Caller): Promise<BatchPage<Bookshelf>> {
-    if (ids.length > MAX_BATCH_IDS) throw AppError.badParameter('include', `At most ${MAX_BATCH_IDS} bookshelves can be asked for at once.`);
     const wanted = [...new Set(ids.filter(isId))];
     const { shelves, covered } = await this.shelves.findByIds(wanted, BATCH_ANSWER_MAX_BYTES);
-    return { items: shelves.filter((shelf) => shelfAccess(shelf, caller) === 'visible').map((shelf) => asSeenBy(shelf, caller)), deferred: wanted.slice(covered) };
+    return { items: shelves.filter((shelf) => shelfAccess(accessFacts(shelf), caller) === 'visible').map((shelf) => asSeenBy(shelf, caller)), deferred: wanted.slice(covered) };
   }
 
   /** One page of user `userId`'s shelves in their order; private ones only for the owner with read_bookshelves. */
   async listUserBookshelves(userId: string, page: PageInput, caller: Caller): Promise<ShelfPageResult> {
     const size = pageSizeOf(page.pageSize);
-    if (size === undefined) throw AppError.badParameter('page[size]', 'The page size must be between 1 and 100.');
     const after = page.after === '' ? undefined : decodePosition('shelves', page.after);
     if (page.after !== '' && after === undefined) throw AppError.badParameter('page[cursor]', 'The cursor is not valid for this list.', 'invalid_cursor');
     if (!isId(userId)) return { shelves: [], nextAfter: '' };
@@ -55,26 +57,41 @@ export class BookshelfService {
   }
 
   /**
-   * A new shelf of the caller: `userId` must be the caller (PERMISSION_DENIED forbidden), then
-   * validation, then the per-user cap (INVALID_ARGUMENT validation_failed).
+   * A new shelf of the caller (its values valid by CreateBookshelfRequest's rules): `userId` must
+   * be the caller (PERMISSION_DENIED forbidden), then the per-user cap (INVALID_ARGUMENT
+   * validation_failed).
    */
   async createBookshelf(userId: string, input: NewShelfInput, caller: Caller): Promise<Bookshelf> {
-    const ownerId = requireWriter(caller);
-    if (userId !== ownerId) throw AppError.forbidden('Bookshelves can only be created for yourself.');
-    const checked = validateNewShelf(input);
-    if (!checked.ok) throw validationError(checked.problems);
-    const created = await this.shelves.create({ ownerId, ...checked.value }, MAX_SHELVES_PER_USER);
+    const ownerId = this.authorizeCreate(userId, caller);
+    const created = await this.shelves.create({ ownerId, ...storedShelf(input) }, MAX_SHELVES_PER_USER);
     if (!created) throw validationError([{ pointer: '/data', detail: `A user can have at most ${MAX_SHELVES_PER_USER} bookshelves.` }]);
     return created;
+  }
+
+  /**
+   * The owner of a new shelf for user `userId`: the caller, else PERMISSION_DENIED forbidden
+   * (docs/api/bookshelves.md, "Visibility and scopes"). Reads nothing, changes nothing.
+   */
+  authorizeCreate(userId: string, caller: Caller): string {
+    const ownerId = requireWriter(caller);
+    if (userId !== ownerId) throw AppError.forbidden('Bookshelves can only be created for yourself.');
+    return ownerId;
+  }
+
+  /**
+   * Refuses a write to shelf `id` the caller does not own, as every shelf write does (see
+   * ownedShelf: NOT_FOUND when it cannot see it, else PERMISSION_DENIED forbidden); changes nothing.
+   */
+  async authorizeChange(id: string, caller: Caller): Promise<void> {
+    await ownedShelf(this.shelves, id, caller);
   }
 
   /** Changes the members that are set, after the ownership checks; an empty change writes nothing. */
   async updateBookshelf(id: string, changes: ShelfChanges, caller: Caller): Promise<Bookshelf> {
     const current = await ownedShelf(this.shelves, id, caller);
-    const checked = validateShelfChanges(changes);
-    if (!checked.ok) throw validationError(checked.problems);
-    if (isEmptyChange(checked.value)) return current;
-    const updated = await this.shelves.update(id, checked.value);
+    const stored = storedChanges(changes);
+    if (isEmptyChange(stored)) return current;
+    const updated = await this.shelves.update(id, stored);
     if (!updated) throw AppError.notFound('bookshelf');
     return updated;
   }

@@ -2,15 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMailboxQuery, type MailboxQuery, type MailboxRequest } from './mailbox-query.js';
 
 function query(request: Partial<MailboxRequest>, callerId = '7'): MailboxQuery {
-  const built = buildMailboxQuery(callerId, { userId: callerId, ...request });
-  if ('problem' in built) throw new Error(`unexpected problem ${JSON.stringify(built.problem)}`);
-  return built.query;
-}
-
-function problem(request: Partial<MailboxRequest>, callerId = '7') {
-  const built = buildMailboxQuery(callerId, { userId: callerId, ...request });
-  if (!('problem' in built)) throw new Error('expected a problem');
-  return built.problem;
+  return buildMailboxQuery(callerId, { userId: callerId, ...request });
 }
 
 describe('buildMailboxQuery', () => {
@@ -31,8 +23,7 @@ describe('buildMailboxQuery', () => {
     expect(query({ userId: '8' }).otherId).toBe('8');
   });
 
-  it('refuses sent=false with received=false as invalid_filter_combination', () => {
-    expect(problem({ sent: false, received: false })).toMatchObject({ reason: 'invalid_filter_combination', parameter: 'filter[sent]' });
+  it('lists received messages unless received=false, and sent ones with sent=true', () => {
     expect(query({ sent: true, received: false })).toMatchObject({ sent: true, received: false });
     expect(query({ sent: true })).toMatchObject({ sent: true, received: true });
   });
@@ -44,10 +35,9 @@ describe('buildMailboxQuery', () => {
     expect(query({ subjectContains: ' ' }).subjectContains).toBe(' ');
   });
 
-  it('accepts a date range with equal bounds and refuses a minimum after the maximum', () => {
+  it('keeps a date range with equal bounds', () => {
     const instant = new Date('2026-03-01T10:00:00Z');
     expect(query({ dateSentMin: instant, dateSentMax: instant })).toMatchObject({ dateSentMin: instant, dateSentMax: instant });
-    expect(problem({ dateSentMin: new Date('2026-03-02T00:00:00Z'), dateSentMax: instant })).toMatchObject({ parameter: 'filter[date_sent]', reason: 'invalid_parameter' });
   });
 
   it('turns page number and size into limit and offset, 0 meaning the defaults', () => {
@@ -55,12 +45,6 @@ describe('buildMailboxQuery', () => {
     expect(query({ pageNumber: 0, pageSize: 0 })).toMatchObject({ limit: 100, offset: 0 });
     expect(query({ pageSize: 1000 })).toMatchObject({ limit: 1000 });
     expect(query({ pageSize: 1 })).toMatchObject({ limit: 1 });
-  });
-
-  it('refuses page sizes over 1000 or negative, and negative page numbers', () => {
-    expect(problem({ pageSize: 1001 })).toMatchObject({ parameter: 'page[size]', reason: 'invalid_parameter' });
-    expect(problem({ pageSize: -1 })).toMatchObject({ parameter: 'page[size]' });
-    expect(problem({ pageNumber: -2 })).toMatchObject({ parameter: 'page[number]' });
   });
 
   it('keeps the given order and leaves content out on request', () => {

@@ -7,14 +7,25 @@ export interface MailboxOrder {
   descending: boolean;
 }
 
-/** Default and largest page size of private-message lists (docs/api/messages.md, "Listing: sort and pages"). */
+/** Page size when none is asked for (docs/api/messages.md, "Listing: sort and pages"). */
 export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 1000;
 
 /** The default order: newest first (docs/api/messages.md, "Listing: sort and pages"). */
 export const DEFAULT_ORDER: MailboxOrder = { field: 'date_sent', descending: true };
 
-/** A list request as it arrives, before defaults and rules. Unset fields were not given. */
+/**
+ * Most text (content plus content_html, in bytes) one page may carry: a page of many 1 MiB
+ * messages would exhaust the gateway and the client. A page over it is answered without text
+ * and refused (docs/api/messages.md, "Listing: sort and pages"); a single message is always
+ * within budget.
+ */
+export const PAGE_TEXT_BUDGET_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A list request as it arrives, before defaults. Unset fields were not given. Its bounds (page
+ * number from 1, size up to 1000, a date range in order, not both `sent` and `received` false)
+ * are the rules of ListPrivateMessagesRequest, checked before the service runs.
+ */
 export interface MailboxRequest {
   /** The user of the path (`/users/:id/private-messages`), `me` already resolved. */
   userId: string;
@@ -60,38 +71,20 @@ export interface MailboxQuery {
   withContent: boolean;
 }
 
-/** Why a list request was refused: the query parameter at fault and the public error code. */
-export interface MailboxProblem {
-  parameter: string;
-  reason: 'invalid_parameter' | 'invalid_filter_combination';
-  detail: string;
-}
-
 /**
- * Applies the defaults and rules of docs/api/messages.md, "Listing: filters" to a list request of
+ * Applies the defaults of docs/api/messages.md, "Listing: filters" to a list request of
  * `callerId`:
- * - `sent` defaults to false and `received` to true; both false is `invalid_filter_combination`.
+ * - `sent` defaults to false and `received` to true.
  * - `userId` equal to the caller means the whole mailbox, any other user the conversation
  *   between the two (docs/api/messages.md, "Who sees what").
  * - An empty `subjectContains`/`contentContains` filters nothing (every text contains "").
- * - `dateSentMin` after `dateSentMax` is refused (`filter[date_sent]`).
- * - Page number from 1 (0 means 1), size 1–1000 (0 means 100).
+ * - Page number 0 means 1, size 0 means 100.
  */
-export function buildMailboxQuery(callerId: string, request: MailboxRequest): { query: MailboxQuery } | { problem: MailboxProblem } {
+export function buildMailboxQuery(callerId: string, request: MailboxRequest): MailboxQuery {
   const sent = request.sent ?? false;
   const received = request.received ?? true;
-  if (!sent && !received) {
-    return problem('filter[sent]', 'invalid_filter_combination', 'filter[sent] and filter[received] cannot both be false: nothing would be listed.');
-  }
-  if (request.dateSentMin !== undefined && request.dateSentMax !== undefined && request.dateSentMin.getTime() > request.dateSentMax.getTime()) {
-    return problem('filter[date_sent]', 'invalid_parameter', 'The minimum of filter[date_sent] is after its maximum.');
-  }
   const pageNumber = request.pageNumber || 1;
-  if (!Number.isSafeInteger(pageNumber) || pageNumber < 1) return problem('page[number]', 'invalid_parameter', 'page[number] must be a whole number from 1.');
   const pageSize = request.pageSize || DEFAULT_PAGE_SIZE;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    return problem('page[size]', 'invalid_parameter', `page[size] must be a whole number from 1 to ${MAX_PAGE_SIZE}.`);
-  }
 
   const query: MailboxQuery = {
     callerId,
@@ -109,9 +102,5 @@ export function buildMailboxQuery(callerId: string, request: MailboxRequest): { 
   if (request.dateSentMin !== undefined) query.dateSentMin = request.dateSentMin;
   if (request.dateSentMax !== undefined) query.dateSentMax = request.dateSentMax;
   if (request.read !== undefined) query.read = request.read;
-  return { query };
-}
-
-function problem(parameter: string, reason: MailboxProblem['reason'], detail: string): { problem: MailboxProblem } {
-  return { problem: { parameter, reason, detail } };
+  return query;
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { appendEvent } from '@inkwell/events';
 import { withPgErrors, withTransaction } from '@inkwell/pg';
-import type { MailboxQuery } from '../domain/mailbox-query.js';
+import { PAGE_TEXT_BUDGET_BYTES, type MailboxQuery } from '../domain/mailbox-query.js';
 import type { PrivateMessage } from '../domain/private-message.js';
 import { messageReadChanged, messageSent } from '../events/private-message.events.js';
 
@@ -32,16 +32,9 @@ export interface MailboxPage {
   messages: PrivateMessage[];
   /** Every message matching the query, over all pages. */
   total: number;
-  /** True when the page's text was over the response budget and left out (see listPage). */
+  /** True when the page's text was over the response budget (PAGE_TEXT_BUDGET_BYTES) and left out. */
   overBudget: boolean;
 }
-
-/**
- * Most text (content plus content_html, in bytes) one page may carry: a page of many 1 MiB
- * messages would exhaust the gateway and the client. A page over it is answered without text
- * and `overBudget`; a single message is always within budget.
- */
-export const PAGE_TEXT_BUDGET_BYTES = 16 * 1024 * 1024;
 
 const COLUMNS = 'id, sender_id, recipient_id, subject, content, content_html, date_sent, read';
 

@@ -1,9 +1,15 @@
-import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
+import { AppError } from '@inkwell/errors';
 import { renderMarkdown } from '@inkwell/markdown';
 import { buildMailboxQuery, type MailboxRequest } from '../domain/mailbox-query.js';
-import { draftProblems, isParty, isStorageId, normaliseSubject, type Draft, type PrivateMessage } from '../domain/private-message.js';
+import { isParty, isStorageId, normaliseSubject, type Draft, type PrivateMessage } from '../domain/private-message.js';
 import type { PrivateMessageRepository } from '../repositories/private-message.repository.js';
 import type { UserDirectoryRepository } from '../repositories/user-directory.repository.js';
+
+/** What the message rules read and write of messages: PrivateMessageRepository, or a memory store in unit tests. */
+export type MessageStore = Pick<PrivateMessageRepository, 'findById' | 'create' | 'setRead' | 'listPage'>;
+
+/** Whether a user exists, asked of the users service (UserDirectoryRepository). */
+export type UserDirectory = Pick<UserDirectoryRepository, 'exists'>;
 
 /** Who is asking, as far as the messaging rules care (the gRPC caller context fits). */
 export interface Caller {
@@ -27,12 +33,13 @@ export interface MessageChanges {
 /**
  * The rules of private messages (docs/api/messages.md, "Who sees what"; docs/api/messages.md, "Endpoints"): a
  * caller only ever sees messages they sent or received; everything else is NOT_FOUND, as if it
- * did not exist. Every method needs a signed-in user (UNAUTHENTICATED otherwise).
+ * did not exist. Every method acts for a signed-in user: the access options of MessagingService
+ * admit no other caller, and the request rules have checked ids, drafts and list parameters.
  */
 export class PrivateMessageService {
   constructor(
-    private readonly messages: PrivateMessageRepository,
-    private readonly users: UserDirectoryRepository,
+    private readonly messages: MessageStore,
+    private readonly users: UserDirectory,
   ) {}
 
   /** Message `id` if the caller sent or received it; NOT_FOUND otherwise. */
@@ -45,20 +52,14 @@ export class PrivateMessageService {
 
   /**
    * One page of the caller's mailbox (`request.userId` is the caller) or of the conversation
-   * with `request.userId`, with the total over all pages. Malformed parameters are
-   * INVALID_ARGUMENT naming the parameter. A conversation with nobody in it is NOT_FOUND when
+   * with `request.userId`, with the total over all pages. A conversation with nobody in it is NOT_FOUND when
    * the other user does not exist (asked only then: a conversation with messages proves them).
    * A page whose text is over the response budget is INVALID_ARGUMENT on page[size].
    */
   async list(request: MailboxRequest, caller: Caller): Promise<MailboxListing> {
     const userId = signedInUser(caller);
     if (!isStorageId(request.userId)) throw AppError.notFound('user');
-    if (request.senderId !== undefined && !isStorageId(request.senderId)) {
-      throw AppError.badParameter('filter[sender]', 'filter[sender] must be a user id.');
-    }
-    const built = buildMailboxQuery(userId, request);
-    if ('problem' in built) throw AppError.badParameter(built.problem.parameter, built.problem.detail, built.problem.reason);
-    const query = built.query;
+    const query = buildMailboxQuery(userId, request);
 
     const page = await this.messages.listPage(query);
     if (page.total === 0 && query.otherId !== undefined && !(await this.users.exists(query.otherId, caller))) {
@@ -74,20 +75,14 @@ export class PrivateMessageService {
   }
 
   /**
-   * Sends a message from the caller to `recipientId` (the caller themself allowed). The
-   * recipient is looked up first (NOT_FOUND: the path names nobody), then the draft is checked
-   * (INVALID_ARGUMENT validation_failed, one detail per problem). The subject is stored trimmed,
-   * the content as written, with its HTML rendered once here, after those checks. Nothing is
-   * stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
+   * Sends a message from the caller to `recipientId` (the caller themself allowed; NOT_FOUND when
+   * the path names nobody). The subject is stored trimmed, the content as written, with its HTML
+   * rendered once here, after the recipient is known. Nothing is stored once `signal` has aborted
+   * (docs/api/foundation.md, "Markdown").
    */
   async send(recipientId: string, draft: Draft, caller: Caller, signal?: AbortSignal): Promise<PrivateMessage> {
     const senderId = signedInUser(caller);
     if (!isStorageId(recipientId) || !(await this.users.exists(recipientId, caller))) throw AppError.notFound('user');
-    const problems = draftProblems(draft);
-    if (problems.length > 0) {
-      const details: ErrorDetail[] = problems.map(({ attribute, detail }) => ({ reason: 'validation_failed', pointer: `/data/attributes/${attribute}`, detail }));
-      throw new AppError(ErrorCode.INVALID_ARGUMENT, problems.map((problem) => problem.detail).join(' '), { details });
-    }
     const contentHtml = await renderMarkdown(draft.content, { pointer: '/data/attributes/content', caller, signal });
     return this.messages.create({
       senderId,
@@ -113,9 +108,8 @@ export class PrivateMessageService {
   }
 }
 
-/** The caller's user id; UNAUTHENTICATED (invalid_token) for app-only or anonymous calls. */
+/** The caller's user id, which every RPC of the service requires (its access option). */
 function signedInUser(caller: Caller): string {
-  if (caller.userId !== undefined) return caller.userId;
-  const detail = 'Private messages belong to a user: this request needs a user access token.';
-  throw new AppError(ErrorCode.UNAUTHENTICATED, detail, { details: [{ reason: 'invalid_token', detail }] });
+  if (caller.userId === undefined) throw new Error('Private messages are read and written only for a signed-in user.');
+  return caller.userId;
 }

@@ -1,5 +1,5 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { createConsumer, type ConsumerWiring, type EventConsumer } from '@inkwell/events';
+import { createServiceConsumer, occurredAtOf, type ConsumerWiring, type EventConsumer } from '@inkwell/events';
 import { BookshelfPrivacy, type BookshelfItemSnapshot, type BookshelfSnapshot } from '@inkwell/proto/bookshelves';
 import { Topics } from '@inkwell/proto/topics';
 import type pg from 'pg';
@@ -22,33 +22,26 @@ export interface BookshelfCopyConsumerOptions extends ConsumerWiring {
  * stale snapshots, so redelivery and replays change nothing.
  */
 export function createBookshelfCopyConsumer(options: BookshelfCopyConsumerOptions): EventConsumer {
-  return createConsumer({
-    kafka: options.kafka,
-    groupId: options.groupId ?? 'stories-bookshelves',
-    topics: options.topics ?? [Topics.bookshelvesBookshelf, Topics.bookshelvesItem],
-    pool: options.pool,
-    logger: options.logger,
-    async handle(envelope, client) {
-      const at = envelope.occurredAt ? timestampDate(envelope.occurredAt) : new Date();
-      const payload = envelope.payload;
-      switch (payload.case) {
-        case 'bookshelfCreated':
-        case 'bookshelfUpdated':
-          if (payload.value.bookshelf) await options.copy.applyShelf(client, shelfFromProto(payload.value.bookshelf, at), at);
-          return;
-        case 'bookshelfDeleted':
-          if (payload.value.bookshelf) await options.copy.deleteShelf(client, shelfFromProto(payload.value.bookshelf, at), at);
-          return;
-        case 'bookshelfItemAdded':
-        case 'bookshelfItemUpdated':
-          if (payload.value.item) await options.copy.applyItem(client, itemFromProto(payload.value.item, at), at);
-          return;
-        case 'bookshelfItemRemoved':
-          if (payload.value.item) await options.copy.removeItem(client, itemFromProto(payload.value.item, at), at);
-          return;
-        default:
-      }
-    },
+  return createServiceConsumer(options, { groupId: 'stories-bookshelves', topics: [Topics.bookshelvesBookshelf, Topics.bookshelvesItem] }, async (envelope, client) => {
+    const at = occurredAtOf(envelope);
+    const payload = envelope.payload;
+    switch (payload.case) {
+      case 'bookshelfCreated':
+      case 'bookshelfUpdated':
+        if (payload.value.bookshelf) await options.copy.applyShelf(client, shelfFromProto(payload.value.bookshelf, at), at);
+        return;
+      case 'bookshelfDeleted':
+        if (payload.value.bookshelf) await options.copy.deleteShelf(client, shelfFromProto(payload.value.bookshelf, at), at);
+        return;
+      case 'bookshelfItemAdded':
+      case 'bookshelfItemUpdated':
+        if (payload.value.item) await options.copy.applyItem(client, itemFromProto(payload.value.item, at), at);
+        return;
+      case 'bookshelfItemRemoved':
+        if (payload.value.item) await options.copy.removeItem(client, itemFromProto(payload.value.item, at), at);
+        return;
+      default:
+    }
   });
 }
 

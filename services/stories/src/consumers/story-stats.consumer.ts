@@ -1,5 +1,4 @@
-import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { createConsumer, type ConsumerWiring, type EventConsumer } from '@inkwell/events';
+import { createServiceConsumer, occurredAtOf, type ConsumerWiring, type EventConsumer } from '@inkwell/events';
 import { Topics } from '@inkwell/proto/topics';
 import type pg from 'pg';
 import { ratingValueFromProto } from '../events/story.events.js';
@@ -17,30 +16,23 @@ export interface StoryStatsConsumerOptions extends ConsumerWiring {
  * createConsumer: a redelivered event changes nothing.
  */
 export function createStoryStatsConsumer(options: StoryStatsConsumerOptions): EventConsumer {
-  return createConsumer({
-    kafka: options.kafka,
-    groupId: options.groupId ?? 'stories-stats',
-    topics: options.topics ?? [Topics.storiesStory, Topics.storiesComment],
-    pool: options.pool,
-    logger: options.logger,
-    async handle(envelope, client) {
-      const at = envelope.occurredAt ? timestampDate(envelope.occurredAt) : new Date();
-      const payload = envelope.payload;
-      switch (payload.case) {
-        case 'storyViewed':
-          await options.stats.applyView(client, payload.value.storyId, payload.value.chapterId, at);
-          return;
-        case 'storyRated':
-          await options.stats.applyVote(client, payload.value.storyId, ratingValueFromProto(payload.value.value), ratingValueFromProto(payload.value.previousValue), at);
-          return;
-        case 'commentCreated':
-          await options.stats.applyComment(client, payload.value.storyId, 1, at);
-          return;
-        case 'commentDeleted':
-          await options.stats.applyComment(client, payload.value.storyId, -1, at);
-          return;
-        default:
-      }
-    },
+  return createServiceConsumer(options, { groupId: 'stories-stats', topics: [Topics.storiesStory, Topics.storiesComment] }, async (envelope, client) => {
+    const at = occurredAtOf(envelope);
+    const payload = envelope.payload;
+    switch (payload.case) {
+      case 'storyViewed':
+        await options.stats.applyView(client, payload.value.storyId, payload.value.chapterId, at);
+        return;
+      case 'storyRated':
+        await options.stats.applyVote(client, payload.value.storyId, ratingValueFromProto(payload.value.value), ratingValueFromProto(payload.value.previousValue), at);
+        return;
+      case 'commentCreated':
+        await options.stats.applyComment(client, payload.value.storyId, 1, at);
+        return;
+      case 'commentDeleted':
+        await options.stats.applyComment(client, payload.value.storyId, -1, at);
+        return;
+      default:
+    }
   });
 }

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { decodePosition, encodePosition, pageSizeOf } from './list.js';
+import { decodePosition, encodePosition, lookupIds, pageLimit } from './list.js';
 
-describe('pageSizeOf', () => {
-  it('defaults 0 to 20 and accepts 1..100 only', () => {
-    expect(pageSizeOf(0)).toBe(20);
-    expect(pageSizeOf(1)).toBe(1);
-    expect(pageSizeOf(100)).toBe(100);
-    expect(pageSizeOf(101)).toBeUndefined();
-    expect(pageSizeOf(-1)).toBeUndefined();
+describe('pageLimit', () => {
+  it('defaults 0 to 20 and keeps any other size', () => {
+    expect(pageLimit(0)).toBe(20);
+    expect(pageLimit(1)).toBe(1);
+    expect(pageLimit(100)).toBe(100);
+  });
+});
+
+describe('lookupIds', () => {
+  it('keeps each id once, in first-seen order, without those that cannot exist', () => {
+    expect(lookupIds(['3', 'x', '1', '3', '0'], (id) => /^[1-9][0-9]*$/.test(id))).toEqual(['3', '1']);
   });
 });
 

@@ -26,16 +26,21 @@ export interface Sort<Field extends string = StorySortField> {
 /** The default sort of story lists (docs/api/lists.md, "Sorting"). */
 export const DEFAULT_STORY_SORT: Sort = { field: 'date_published', direction: 'desc' };
 
-/** Page sizes of cursor lists (docs/api/lists.md, "Cursor pagination"). */
-export const PAGE_SIZE = { default: 20, max: 100 } as const;
+/** The page size of a cursor list when the request leaves it at 0 (docs/api/lists.md, "Cursor pagination"). */
+export const DEFAULT_PAGE_SIZE = 20;
 
 /**
- * The page size to use for a requested one: 0 (unset) means the default; anything outside
- * 1..max is undefined (the caller rejects it).
+ * The page size to use for a requested one: 0 (unset) means the default. The request's rules
+ * (`page_size`, at most 100; proto/inkwell/stories/v1/stories_service.proto) bound the rest
+ * before the service sees it.
  */
-export function pageSizeOf(requested: number): number | undefined {
-  if (requested === 0) return PAGE_SIZE.default;
-  return Number.isInteger(requested) && requested >= 1 && requested <= PAGE_SIZE.max ? requested : undefined;
+export function pageLimit(requested: number): number {
+  return requested === 0 ? DEFAULT_PAGE_SIZE : requested;
+}
+
+/** The ids of a batch lookup, each once, without those `isId` says cannot exist (they match nothing). */
+export function lookupIds(ids: readonly string[], isId: (id: string) => boolean): string[] {
+  return [...new Set(ids)].filter(isId);
 }
 
 /**

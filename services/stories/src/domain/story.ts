@@ -10,13 +10,6 @@ export const STORY_STATUSES: readonly StoryStatus[] = ['complete', 'incomplete',
 /** Every content rating, mildest first. */
 export const CONTENT_RATINGS: readonly ContentRating[] = ['everyone', 'teen', 'mature'];
 
-/** Length limits of docs/api/stories.md, "Writing", in characters (titles, short descriptions) or UTF-8 bytes (text). */
-export const LIMITS = {
-  title: 200,
-  shortDescription: 300,
-  textBytes: 1024 * 1024,
-} as const;
-
 /** A story as the stories service knows it. */
 export interface Story {
   id: string;
@@ -49,6 +42,17 @@ export interface Story {
   tagIds: string[];
   /** In chapter order; only the chapters the viewer may see. */
   chapterIds: string[];
+}
+
+/** What an author writes about a story (its text, status, rating and tags), as stored. */
+export type StoryWriting = Pick<Story, 'authorId' | 'title' | 'shortDescription' | 'description' | 'descriptionHtml' | 'status' | 'contentRating' | 'tagIds'>;
+
+/** The values readers drive: views, votes, comments, and the rating and heat derived from them. */
+export type StoryReaderStats = Pick<Story, 'numViews' | 'numLikes' | 'numDislikes' | 'numComments' | 'rating' | 'hotness'>;
+
+/** The reader-driven values of a story nobody has read yet: no views, votes or comments, no rating, no heat. */
+export function noReaderStats(): StoryReaderStats {
+  return { numViews: 0, numLikes: 0, numDislikes: 0, numComments: 0, rating: null, hotness: 0 };
 }
 
 /** Who is asking, as far as visibility rules care (the caller of docs/api/stories.md, "Endpoints"). */
@@ -84,16 +88,4 @@ export function accessTo(authorId: string, published: boolean, viewer: Viewer): 
 /** True when `id` is a positive integer that fits a Postgres bigint (ids arrive as strings). */
 export function isEntityId(id: string): boolean {
   return /^[1-9][0-9]{0,18}$/.test(id) && BigInt(id) <= 9223372036854775807n;
-}
-
-/** Length of `text` in characters (code points), as docs/api/lists.md, "Write bodies" counts them. */
-export function characterLength(text: string): number {
-  let length = 0;
-  for (const _ of text) length++;
-  return length;
-}
-
-/** Length of `text` in UTF-8 bytes. */
-export function byteLength(text: string): number {
-  return new TextEncoder().encode(text).length;
 }

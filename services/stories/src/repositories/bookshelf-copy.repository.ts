@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { withPgErrors } from '@inkwell/pg';
-import type { ShelfAccessFacts, ShelfItemSnapshot, ShelfSnapshot } from '../domain/bookshelf.js';
+import type { ShelfAccessFacts } from '@inkwell/shelf-access';
+import type { ShelfItemSnapshot, ShelfSnapshot } from '../domain/bookshelf.js';
 import type { Tx } from './story.rows.js';
 
 /**

@@ -19,14 +19,9 @@ export interface ChapterInStory {
 }
 
 /** A chapter to append to a story, already validated and rendered. */
-export interface NewChapter {
-  title: string;
+export interface NewChapter extends Pick<Chapter, 'title' | 'authorsNote' | 'authorsNoteHtml' | 'published' | 'numWords'> {
   content: string;
   contentHtml: string;
-  authorsNote: string;
-  authorsNoteHtml: string;
-  published: boolean;
-  numWords: number;
   now: Date;
 }
 

@@ -11,24 +11,10 @@ export interface IndexedStory {
   document: StoryDocument;
 }
 
-interface DocumentRow {
-  id: string;
+/** A row of DOCUMENT_COLUMNS: the document's fields as stored, with the row's version and publication. */
+interface DocumentRow extends Omit<StoryDocument, 'search_text' | 'date_published' | 'date_modified'> {
   version: string;
   published: boolean;
-  author_id: string;
-  status: string;
-  tag_ids: string[];
-  tag_names: string[];
-  title: string;
-  short_description: string;
-  description: string;
-  num_words: number;
-  num_views: number;
-  num_likes: number;
-  num_dislikes: number;
-  num_comments: number;
-  rating: number | null;
-  hotness: number;
   date_published: Date | null;
   date_modified: Date;
 }
@@ -39,27 +25,14 @@ const DOCUMENT_COLUMNS = `s.id::text, s.index_version::text AS version, s.publis
   s.num_words, s.num_views, s.num_likes, s.num_dislikes, s.num_comments, s.rating, s.hotness, s.date_published, s.date_modified`;
 
 function toIndexed(row: DocumentRow): IndexedStory {
+  const { version, published, date_published, date_modified, ...fields } = row;
   const document: Omit<StoryDocument, 'search_text'> = {
-      id: row.id,
-      author_id: row.author_id,
-      status: row.status,
-      tag_ids: row.tag_ids,
-      tag_names: row.tag_names,
-      title: row.title,
-      short_description: row.short_description,
-      description: row.description,
-      num_words: row.num_words,
-      num_views: row.num_views,
-      num_likes: row.num_likes,
-      num_dislikes: row.num_dislikes,
-      num_comments: row.num_comments,
-      rating: row.rating,
-      hotness: row.hotness,
-      // A published story always has one (migration 0001); drafts are never written.
-      date_published: (row.date_published ?? row.date_modified).toISOString(),
-      date_modified: row.date_modified.toISOString(),
+    ...fields,
+    // A published story always has one (migration 0001); drafts are never written.
+    date_published: (date_published ?? date_modified).toISOString(),
+    date_modified: date_modified.toISOString(),
   };
-  return { id: row.id, version: row.version, published: row.published, document: { ...document, search_text: searchText(document) } };
+  return { id: row.id, version, published, document: { ...document, search_text: searchText(document) } };
 }
 
 /** Reads stories from Postgres, the source of truth, as search index documents. */

@@ -3,22 +3,14 @@ import { appendEvent } from '@inkwell/events';
 import { ITEM_OVERHEAD_BYTES } from '@inkwell/limits';
 import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
-import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
+import type { ContentRating, Story, StoryStatus, StoryWriting } from '../domain/story.js';
 import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyStatsChanged, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
 import { deleteCommentsOfStory } from './engagement.repository.js';
 import { adjustTagCounts, chapterColumns, lockStory, readStory, storyColumns, toChapter, toStory, type ChapterRow, type StoryRow, type Tx } from './story.rows.js';
 import { qualifyingCountStatement, storyPageStatement } from './story-list.sql.js';
 
 /** A story to create, already validated and rendered. */
-export interface NewStory {
-  authorId: string;
-  title: string;
-  shortDescription: string;
-  description: string;
-  descriptionHtml: string;
-  status: StoryStatus;
-  contentRating: ContentRating;
-  tagIds: string[];
+export interface NewStory extends StoryWriting {
   now: Date;
 }
 

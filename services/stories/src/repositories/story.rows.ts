@@ -6,8 +6,21 @@ import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 /** A client of an open transaction (or the pool, for reads): what repositories run SQL on. */
 export type Tx = pg.PoolClient;
 
+/** The counter columns of a stories row, which the search index documents copy as they are. */
+export interface StoryCounterColumns {
+  /** Published chapters only. */
+  num_words: number;
+  num_views: number;
+  num_likes: number;
+  num_dislikes: number;
+  num_comments: number;
+  /** 0–100, null without votes. */
+  rating: number | null;
+  hotness: number;
+}
+
 /** A story row joined with its texts and visible chapter ids, as the queries below select it. */
-export interface StoryRow {
+export interface StoryRow extends StoryCounterColumns {
   id: string;
   author_id: string;
   title: string;
@@ -17,14 +30,7 @@ export interface StoryRow {
   status: StoryStatus;
   content_rating: ContentRating;
   published: boolean;
-  num_words: number;
   num_chapters: number;
-  num_views: number;
-  num_likes: number;
-  num_dislikes: number;
-  num_comments: number;
-  rating: number | null;
-  hotness: number;
   date_published: Date | null;
   date_modified: Date;
   date_updated: Date | null;

@@ -1,3 +1,5 @@
+import type { StoryCounterColumns } from '../repositories/story.rows.js';
+
 /**
  * The OpenSearch index of published stories that GET /stories searches (docs/api/stories.md,
  * "Search"): its settings and its explicit mapping. A change here ships by `npm run
@@ -93,7 +95,7 @@ export function storyIndexBody(settings: StoryIndexSettings): Record<string, unk
 }
 
 /** One published story as the index holds it (its `_id` is the story id, its version the row's index_version). */
-export interface StoryDocument {
+export interface StoryDocument extends StoryCounterColumns {
   id: string;
   author_id: string;
   status: string;
@@ -103,14 +105,8 @@ export interface StoryDocument {
   short_description: string;
   /** The first DESCRIPTION_INDEXED_CHARS characters of the description. */
   description: string;
-  num_words: number;
-  num_views: number;
-  num_likes: number;
-  num_dislikes: number;
-  num_comments: number;
   /** null without votes: sorts last both ways. */
   rating: number | null;
-  hotness: number;
   date_published: string;
   date_modified: string;
   /** {@link searchText} of the fields above. */

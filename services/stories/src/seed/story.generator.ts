@@ -1,6 +1,7 @@
 import { wilsonRating } from '../domain/rating.js';
 import { hotnessFromTotals } from '../domain/hotness.js';
-import type { ContentRating, StoryStatus } from '../domain/story.js';
+import type { Chapter } from '../domain/chapter.js';
+import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 import { ADJECTIVES, FEELINGS, NOUNS, PLACES, TIMES, VERBS } from './vocabulary.js';
 import { escapeHtml, prng, Zipf } from '@inkwell/datagen';
 
@@ -11,47 +12,19 @@ export interface SeedTag {
   kind: 'character' | 'genre';
 }
 
-/** One generated chapter, ready to load. */
-export interface GeneratedChapter {
+/** One generated chapter, ready to load: a chapter of the domain with numeric ids and its text. */
+export interface GeneratedChapter extends Omit<Chapter, 'id' | 'storyId' | 'content' | 'contentHtml'> {
   id: number;
   storyId: number;
-  chapterNumber: number;
-  title: string;
   content: string;
   contentHtml: string;
-  authorsNote: string;
-  authorsNoteHtml: string;
-  published: boolean;
   /** The modelled length of the chapter (its stored content is an abbreviation of it). */
   numWords: number;
-  numViews: number;
-  datePublished: Date | null;
-  dateModified: Date;
 }
 
 /** One generated story with its chapters; counts, rating and hotness are consistent. */
-export interface GeneratedStory {
+export interface GeneratedStory extends Omit<Story, 'id' | 'chapterIds'> {
   id: number;
-  authorId: string;
-  title: string;
-  shortDescription: string;
-  description: string;
-  descriptionHtml: string;
-  status: StoryStatus;
-  contentRating: ContentRating;
-  published: boolean;
-  tagIds: string[];
-  numWords: number;
-  numChapters: number;
-  numViews: number;
-  numLikes: number;
-  numDislikes: number;
-  numComments: number;
-  rating: number | null;
-  hotness: number;
-  datePublished: Date | null;
-  dateModified: Date;
-  dateUpdated: Date | null;
   chapters: GeneratedChapter[];
 }
 

@@ -3,13 +3,12 @@ import { BATCH_ANSWER_MAX_BYTES, type BatchPage } from '@inkwell/limits';
 import type { Logger } from '@inkwell/logging';
 import { renderMarkdownFields } from '@inkwell/markdown';
 import { CHAPTER_PAGE_TEXT_BUDGET_BYTES, countWords, type Chapter } from '../domain/chapter.js';
-import { decodePosition, encodePosition, pageSizeOf } from '../domain/list.js';
+import { decodePosition, encodePosition, lookupIds, pageLimit } from '../domain/list.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type Story, type Viewer } from '../domain/story.js';
 import type { ChapterChange, ChapterInStory, ChapterRepository } from '../repositories/chapter.repository.js';
 import type { StoryRepository } from '../repositories/story.repository.js';
 import type { ViewRepository } from '../repositories/view.repository.js';
-import { batchIds, checkText, checkTitle, Problems } from './validation.js';
-import { assertAuthor, requireWriter, type PageInput, type StoryService } from './story.service.js';
+import { assertAuthor, type PageInput, type StoryService } from './story.service.js';
 
 /** POST /stories/:id/chapters. */
 export interface CreateChapterInput {
@@ -33,15 +32,24 @@ export interface ChapterPage {
   nextAfter: string;
 }
 
+/** What the chapter rules read and write of chapters: ChapterRepository, or a memory store in unit tests. */
+export type ChapterStore = Pick<ChapterRepository, 'findById' | 'findByIds' | 'listByStory' | 'create' | 'mutate'>;
+
+/** Where a counted view of a chapter is recorded (StoryRepository writes its StoryViewed event). */
+export type ViewRecorder = Pick<StoryRepository, 'recordView'>;
+
+/** Who read which chapter lately, so a view counts once per reader and window (ViewRepository). */
+export type ReadWindows = Pick<ViewRepository, 'firstReadWithinWindow'>;
+
 const CHAPTER_ORDER = 'chapter_number.asc';
 
 /** The rules about chapters: visibility like their story's, authorship, publishing, views. */
 export class ChapterService {
   constructor(
-    private readonly chapters: ChapterRepository,
-    private readonly stories: StoryRepository,
+    private readonly chapters: ChapterStore,
+    private readonly stories: ViewRecorder,
     private readonly storyService: StoryService,
-    private readonly views: ViewRepository,
+    private readonly views: ReadWindows,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -55,8 +63,7 @@ export class ChapterService {
    */
   async listChapters(storyId: string, page: PageInput, viewer: Viewer, includeContent = false): Promise<ChapterPage> {
     const story = await this.storyService.getStory(storyId, viewer);
-    const limit = pageSizeOf(page.pageSize);
-    if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
+    const limit = pageLimit(page.pageSize);
     let afterNumber: number | undefined;
     if (page.after !== '') {
       const position = decodePosition(page.after, CHAPTER_ORDER);
@@ -79,7 +86,7 @@ export class ChapterService {
    * "Byte budgets").
    */
   async batchGetChapters(ids: readonly string[], viewer: Viewer): Promise<BatchPage<Chapter>> {
-    const wanted = batchIds(ids);
+    const wanted = lookupIds(ids, isEntityId);
     const { chapters, covered } = await this.chapters.findByIds(wanted, BATCH_ANSWER_MAX_BYTES);
     return { items: chapters.filter((item) => accessOf(item, viewer) === 'visible').map((item) => item.chapter), deferred: wanted.slice(covered) };
   }
@@ -108,14 +115,8 @@ export class ChapterService {
    * (docs/api/foundation.md, "Markdown").
    */
   async createChapter(storyId: string, input: CreateChapterInput, viewer: Viewer, signal?: AbortSignal): Promise<Chapter> {
-    requireWriter(viewer);
-    if (!isEntityId(storyId)) throw AppError.notFound('story');
-    const problems = new Problems();
-    const title = checkTitle(problems, input.title);
-    checkText(problems, input.content, 'content');
-    checkText(problems, input.authorsNote, 'authors_note');
-    problems.throwIfAny();
-    assertAuthor(await this.storyService.storyForWrite(storyId), viewer);
+    const title = input.title.trim();
+    await this.storyService.authorizeChange(storyId, viewer);
     const [contentHtml, authorsNoteHtml] = await renderMarkdownFields([
       { source: input.content, pointer: '/data/attributes/content' },
       { source: input.authorsNote, pointer: '/data/attributes/authors_note' },
@@ -143,19 +144,12 @@ export class ChapterService {
    * stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
    */
   async updateChapter(id: string, input: UpdateChapterInput, viewer: Viewer, signal?: AbortSignal): Promise<Chapter> {
-    requireWriter(viewer);
     if (!isEntityId(id)) throw AppError.notFound('chapter');
-    const problems = new Problems();
     const change: ChapterChange = { now: this.clock() };
-    if (input.title !== undefined) change.title = checkTitle(problems, input.title);
-    if (input.content !== undefined) change.content = checkText(problems, input.content, 'content');
-    if (input.authorsNote !== undefined) change.authorsNote = checkText(problems, input.authorsNote, 'authors_note');
-    problems.throwIfAny();
-    if (change.content || change.authorsNote) {
-      const found = await this.chapters.findById(id, false);
-      if (!found) throw AppError.notFound('chapter');
-      assertChapterAuthor(found.chapter.published, found.authorId, found.storyPublished, viewer);
-    }
+    if (input.title !== undefined) change.title = input.title.trim();
+    if (input.content !== undefined) change.content = input.content;
+    if (input.authorsNote !== undefined) change.authorsNote = input.authorsNote;
+    if (change.content || change.authorsNote) await this.authorizeChange(id, viewer);
     // An absent text renders as '' at no cost; only the present ones are kept.
     const [contentHtml, authorsNoteHtml] = await renderMarkdownFields([
       { source: change.content ?? '', pointer: '/data/attributes/content' },
@@ -181,9 +175,19 @@ export class ChapterService {
     return updated!;
   }
 
+  /**
+   * Refuses a change of chapter `id` by anyone but its story's author, as the change itself does
+   * (see assertChapterAuthor: NOT_FOUND for none or one the caller cannot see, else
+   * PERMISSION_DENIED forbidden); changes nothing. The change checks again under its locks.
+   */
+  async authorizeChange(id: string, viewer: Viewer): Promise<void> {
+    const found = isEntityId(id) ? await this.chapters.findById(id, false) : undefined;
+    if (!found) throw AppError.notFound('chapter');
+    assertChapterAuthor(found.chapter.published, found.authorId, found.storyPublished, viewer);
+  }
+
   /** Deletes chapter `id`; later chapters move up one number. */
   async deleteChapter(id: string, viewer: Viewer): Promise<void> {
-    requireWriter(viewer);
     if (!isEntityId(id)) throw AppError.notFound('chapter');
     await this.chapters.mutate(id, (chapter, story) => {
       assertChapterAuthor(chapter.published, story.authorId, story.published, viewer);

@@ -1,23 +1,23 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { renderMarkdown } from '@inkwell/markdown';
 import type { Comment, RatingValue } from '../domain/engagement.js';
-import { decodePosition, encodePosition, pageSizeOf } from '../domain/list.js';
+import { decodePosition, encodePosition, pageLimit } from '../domain/list.js';
 import { isEntityId, type Story, type Viewer } from '../domain/story.js';
 import type { EngagementRepository } from '../repositories/engagement.repository.js';
-import type { PageInput, StoryService } from './story.service.js';
-import { checkText, Problems } from './validation.js';
+import { writerOf, type PageInput, type StoryService } from './story.service.js';
 
-/** The scope of votes (docs/api/stories.md, "Votes and comments"). */
-export const WRITE_RATINGS = 'write_ratings';
-/** The scope of comment writes (docs/api/stories.md, "Votes and comments"). */
-export const WRITE_COMMENTS = 'write_comments';
+/** What the vote and comment rules read and write: EngagementRepository, or a memory store in unit tests. */
+export type EngagementStore = Pick<EngagementRepository, 'setVote' | 'listComments' | 'createComment' | 'deleteComment'>;
 
 const COMMENT_ORDER = 'comment.asc';
 
-/** The rules about votes and comments: scopes, published stories only, who may delete. */
+/**
+ * The rules about votes and comments: published stories only, who may delete. Their scopes and
+ * values are the proto's (docs/api/foundation.md, "One contract").
+ */
 export class EngagementService {
   constructor(
-    private readonly engagement: EngagementRepository,
+    private readonly engagement: EngagementStore,
     private readonly stories: StoryService,
   ) {}
 
@@ -26,26 +26,37 @@ export class EngagementService {
    * stories: another user's draft is NOT_FOUND, one's own draft 422; one's own published story
    * cannot be rated (403).
    */
-  async setRating(storyId: string, value: RatingValue | undefined, viewer: Viewer, required = true): Promise<RatingValue | undefined> {
-    const userId = requireUser(viewer, WRITE_RATINGS);
+  async setRating(storyId: string, value: RatingValue | undefined, viewer: Viewer): Promise<RatingValue | undefined> {
+    const userId = writerOf(viewer);
     if (!isEntityId(storyId)) throw AppError.notFound('story');
-    if (required && value === undefined) throw AppError.validation('/data/attributes/value', 'A rating is "like" or "dislike".');
-    return this.engagement.setVote(storyId, userId, value, (story) => {
-      requirePublished(story, viewer, 'rated');
-      if (story.authorId === userId) throw AppError.forbidden('Authors cannot rate their own stories.');
-    });
+    return this.engagement.setVote(storyId, userId, value, (story) => requireRatable(story, viewer));
+  }
+
+  /**
+   * Refuses a vote on story `storyId` the caller may not rate, as setRating does (NOT_FOUND for
+   * none or another's draft, 422 for one's own draft, 403 for one's own story); changes nothing.
+   */
+  async authorizeRating(storyId: string, viewer: Viewer): Promise<void> {
+    requireRatable(await this.storyToEngage(storyId), viewer);
+  }
+
+  /**
+   * Refuses a comment on story `storyId` that cannot take one from the caller, as createComment
+   * does (NOT_FOUND for none or another's draft, 422 for one's own draft); changes nothing.
+   */
+  async authorizeComment(storyId: string, viewer: Viewer): Promise<void> {
+    requirePublished(await this.storyToEngage(storyId), viewer, 'commented on');
   }
 
   /** Withdraws the caller's vote on story `storyId`; without one nothing changes. */
   async deleteRating(storyId: string, viewer: Viewer): Promise<void> {
-    await this.setRating(storyId, undefined, viewer, false);
+    await this.setRating(storyId, undefined, viewer);
   }
 
   /** A page of the comments of story `storyId` (visible as GetStory), oldest first. */
   async listComments(storyId: string, page: PageInput, viewer: Viewer): Promise<{ comments: Comment[]; nextAfter: string }> {
     const story = await this.stories.getStory(storyId, viewer);
-    const limit = pageSizeOf(page.pageSize);
-    if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
+    const limit = pageLimit(page.pageSize);
     let afterId: string | undefined;
     if (page.after !== '') {
       const position = decodePosition(page.after, COMMENT_ORDER);
@@ -63,20 +74,15 @@ export class EngagementService {
    * (docs/api/foundation.md, "Markdown").
    */
   async createComment(storyId: string, content: string, viewer: Viewer, signal?: AbortSignal): Promise<Comment> {
-    const authorId = requireUser(viewer, WRITE_COMMENTS);
-    if (!isEntityId(storyId)) throw AppError.notFound('story');
-    const problems = new Problems();
-    if (content.trim() === '') problems.add('/data/attributes/content', 'A comment needs content.');
-    checkText(problems, content, 'content');
-    problems.throwIfAny();
-    requirePublished(await this.stories.storyForWrite(storyId), viewer, 'commented on');
+    const authorId = writerOf(viewer);
+    await this.authorizeComment(storyId, viewer);
     const contentHtml = await renderMarkdown(content, { pointer: '/data/attributes/content', caller: viewer, signal });
     return this.engagement.createComment(storyId, { authorId, content, contentHtml }, (story) => requirePublished(story, viewer, 'commented on'), signal);
   }
 
   /** Deletes comment `id`: its author or the story's author may; others get 403 (404 if they cannot see it). */
   async deleteComment(id: string, viewer: Viewer): Promise<void> {
-    const userId = requireUser(viewer, WRITE_COMMENTS);
+    const userId = writerOf(viewer);
     if (!isEntityId(id)) throw AppError.notFound('comment');
     await this.engagement.deleteComment(id, (found) => {
       if (found.comment.authorId === userId || found.storyAuthorId === userId) return;
@@ -84,12 +90,18 @@ export class EngagementService {
       throw AppError.forbidden('Only the comment’s author or the story’s author can delete it.');
     });
   }
+
+  /** Story `storyId` as stored, for a vote's or comment's rule; NOT_FOUND when there is none. */
+  private async storyToEngage(storyId: string): Promise<Story> {
+    if (!isEntityId(storyId)) throw AppError.notFound('story');
+    return this.stories.storyForWrite(storyId);
+  }
 }
 
-function requireUser(viewer: Viewer, scope: string): string {
-  if (!viewer.scopes.includes(scope)) throw AppError.insufficientScope(scope);
-  if (viewer.userId === undefined) throw AppError.forbidden('Only a signed-in user can do this.');
-  return viewer.userId;
+/** A vote needs a published story of someone else (docs/api/stories.md, "Votes and comments"). */
+function requireRatable(story: Story, viewer: Viewer): void {
+  requirePublished(story, viewer, 'rated');
+  if (story.authorId === viewer.userId) throw AppError.forbidden('Authors cannot rate their own stories.');
 }
 
 /** Votes and comments need a published story: another's draft is 404, one's own draft 422 (docs/api/stories.md, "Votes and comments"). */

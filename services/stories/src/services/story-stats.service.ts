@@ -4,13 +4,16 @@ import { wilsonRating } from '../domain/rating.js';
 import type { StoryRepository } from '../repositories/story.repository.js';
 import type { Tx } from '../repositories/story.rows.js';
 
+/** Where the reader-driven counts are kept: StoryRepository, or a memory store in unit tests. */
+export type StoryStatsStore = Pick<StoryRepository, 'applyView' | 'applyStats'>;
+
 /**
  * Counts that readers drive, applied from the service's own events (docs/api/stories.md, "Counts, rating and hotness") inside the
  * consumer's transaction, which also records the event as processed: each event counts once.
  * Heat is added to published stories only; withdrawn votes and deleted comments cool nothing.
  */
 export class StoryStatsService {
-  constructor(private readonly stories: StoryRepository) {}
+  constructor(private readonly stories: StoryStatsStore) {}
 
   /** A counted view (StoryViewed) at `at`: one more view for story and chapter, and heat. */
   async applyView(tx: Tx, storyId: string, chapterId: string, at: Date): Promise<void> {

@@ -1,20 +1,15 @@
 import { AppError } from '@inkwell/errors';
-import { BATCH_ANSWER_MAX_BYTES, LIST_PAGE_MAX_BYTES, searchTextTooLong, STORY_QUERY_MAX_CHARS, type BatchPage } from '@inkwell/limits';
+import { BATCH_ANSWER_MAX_BYTES, LIST_PAGE_MAX_BYTES, type BatchPage } from '@inkwell/limits';
 import { renderMarkdown } from '@inkwell/markdown';
-import { ownsShelf, READ_BOOKSHELVES, shelfAccess } from '../domain/bookshelf.js';
+import { ownsShelf, READ_BOOKSHELVES, shelfAccess } from '@inkwell/shelf-access';
 import { publicationHeat } from '../domain/hotness.js';
-import { decodePosition, DEFAULT_STORY_SORT, encodePosition, PAGE_SIZE, pageSizeOf, sortName, type Sort } from '../domain/list.js';
+import { decodePosition, DEFAULT_STORY_SORT, encodePosition, lookupIds, pageLimit, sortName, type Sort } from '../domain/list.js';
 import type { IdPage, ListPosition, ListTotal, Publication, StoryListQuery, TagCount } from '../domain/story-query.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type ContentRating, type Story, type StoryStatus, type Viewer } from '../domain/story.js';
-import { isTagId } from '../domain/tag.js';
 import type { BookshelfCopyRepository } from '../repositories/bookshelf-copy.repository.js';
 import type { StoryIndexRepository } from '../repositories/story-index.repository.js';
 import type { StoryChange, StoryRepository } from '../repositories/story.repository.js';
 import type { TagRepository } from '../repositories/tag.repository.js';
-import { batchIds, checkShortDescription, checkTagIds, checkText, checkTitle, Problems } from './validation.js';
-
-/** The scope every story and chapter write needs (the gateway checks it too). */
-export const WRITE_STORIES = 'write_stories';
 
 /** The filters of GET /stories as the transport decoded them; unset fields filter nothing. */
 export interface StoryFilterInput {
@@ -86,16 +81,30 @@ export interface UpdateStoryInput {
   tagIds?: string[];
 }
 
-/** The most ids `filter[ids]` takes. */
-export const MAX_FILTER_IDS = 100;
+/** What the story rules read and write of stories: StoryRepository, or a memory store in unit tests. */
+export type StoryStore = Pick<StoryRepository, 'findById' | 'findWithinBudget' | 'listPage' | 'create' | 'mutate'>;
 
-/** The rules about stories: visibility (docs/api/stories.md, "Endpoints"), validation and publishing (docs/api/stories.md, "Writing"; docs/api/stories.md, "Publishing rules"), lists (docs/api/stories.md, "GET /stories"). */
+/** What the story rules need of the tag catalogue: whether tags exist. */
+export type TagLookup = Pick<TagRepository, 'findByIds'>;
+
+/** What `filter[bookshelf]` needs of the copy of bookshelf membership: a shelf's owner and privacy. */
+export type ShelfLookup = Pick<BookshelfCopyRepository, 'findShelf'>;
+
+/** What GET /stories without a bookshelf needs of the search index. */
+export type StorySearch = Pick<StoryIndexRepository, 'search'>;
+
+/**
+ * The rules about stories: visibility (docs/api/stories.md, "Endpoints"), publishing
+ * (docs/api/stories.md, "Publishing rules"), lists (docs/api/stories.md, "GET /stories"). Who may
+ * call and the limits of each value (docs/api/stories.md, "Writing") are the proto's, checked
+ * before any of this runs (docs/api/foundation.md, "One contract").
+ */
 export class StoryService {
   constructor(
-    private readonly stories: StoryRepository,
-    private readonly tags: TagRepository,
-    private readonly shelves: BookshelfCopyRepository,
-    private readonly index: StoryIndexRepository,
+    private readonly stories: StoryStore,
+    private readonly tags: TagLookup,
+    private readonly shelves: ShelfLookup,
+    private readonly index: StorySearch,
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
@@ -121,12 +130,22 @@ export class StoryService {
   }
 
   /**
+   * Refuses a write to story `id` (or one of its chapters) by anyone but its author, as the write
+   * itself does (see assertAuthor: NOT_FOUND for none or another's draft, else PERMISSION_DENIED
+   * forbidden); changes nothing. The write checks again under its lock.
+   */
+  async authorizeChange(id: string, viewer: Viewer): Promise<void> {
+    if (!isEntityId(id)) throw AppError.notFound('story');
+    assertAuthor(await this.storyForWrite(id), viewer);
+  }
+
+  /**
    * The visible stories among `ids`, in their order; others (missing, drafts not shown) left
    * out. The answer stops within its byte budget; the ids it did not read are `deferred`, for the
    * caller to ask for again (docs/api/foundation.md, "Byte budgets").
    */
   async batchGetStories(ids: readonly string[], viewer: Viewer): Promise<BatchPage<Story>> {
-    const wanted = batchIds(ids);
+    const wanted = lookupIds(ids, isEntityId);
     const { stories, covered } = await this.stories.findWithinBudget(wanted, draftsOf(viewer), BATCH_ANSWER_MAX_BYTES);
     return { items: stories.filter((story) => accessTo(story.authorId, story.published, viewer) === 'visible'), deferred: wanted.slice(covered) };
   }
@@ -142,40 +161,21 @@ export class StoryService {
   async listStories(input: ListStoriesInput, viewer: Viewer): Promise<StoryPage> {
     const filter = input.filter;
     const text = input.query.trim();
-    if ([...text].length > STORY_QUERY_MAX_CHARS) throw AppError.badParameter('query', searchTextTooLong(STORY_QUERY_MAX_CHARS));
     const sort = input.sort ?? DEFAULT_STORY_SORT;
     if (sort.field === 'relevance' && text === '') throw AppError.badParameter('sort', 'Sorting by relevance needs a search query (query=…).', 'invalid_sort');
     if (sort.field === 'date_added' && filter.bookshelfId === undefined) {
       throw AppError.badParameter('sort', 'Sorting by date_added needs a bookshelf (filter[bookshelf]=…).', 'invalid_sort');
     }
-    if (filter.bookshelfId !== undefined && !isEntityId(filter.bookshelfId)) throw AppError.badParameter('filter[bookshelf]', 'filter[bookshelf] is a bookshelf id.');
 
     const query: Omit<StoryListQuery, 'limit' | 'after'> = { publication: 'published', sort };
-    if (filter.ids.length > 0) {
-      if (filter.ids.length > MAX_FILTER_IDS) throw AppError.badParameter('filter[ids]', `filter[ids] takes at most ${MAX_FILTER_IDS} ids.`);
-      if (!filter.ids.every(isEntityId)) throw AppError.badParameter('filter[ids]', 'filter[ids] is a comma-separated list of story ids.');
-      query.ids = [...new Set(filter.ids)];
-    }
-    if (filter.authorId !== undefined) {
-      if (!isEntityId(filter.authorId)) throw AppError.badParameter('filter[author]', 'filter[author] is a user id.');
-      query.authorId = filter.authorId;
-    }
-    if ((filter.numWordsMin ?? 0) < 0 || (filter.numWordsMax ?? 0) < 0) throw AppError.badParameter('filter[num_words]', 'Word counts are not negative.');
-    if (filter.numWordsMin !== undefined && filter.numWordsMax !== undefined && filter.numWordsMin > filter.numWordsMax) {
-      throw AppError.badParameter('filter[num_words]', 'The minimum of filter[num_words] is above its maximum.');
-    }
+    if (filter.ids.length > 0) query.ids = [...new Set(filter.ids)];
+    if (filter.authorId !== undefined) query.authorId = filter.authorId;
     if (filter.numWordsMin !== undefined) query.numWordsMin = filter.numWordsMin;
     if (filter.numWordsMax !== undefined) query.numWordsMax = filter.numWordsMax;
-    if (filter.datePublishedMin && filter.datePublishedMax && filter.datePublishedMin > filter.datePublishedMax) {
-      throw AppError.badParameter('filter[date_published]', 'The minimum of filter[date_published] is after its maximum.');
-    }
     if (filter.datePublishedMin) query.datePublishedMin = filter.datePublishedMin;
     if (filter.datePublishedMax) query.datePublishedMax = filter.datePublishedMax;
     if (filter.status) query.status = filter.status;
-    if (filter.tagIds.length > 0) {
-      if (!filter.tagIds.every(isTagId)) throw AppError.badParameter('filter[tags]', 'Tags are c:<n> (characters) or g:<n> (genres).');
-      query.tagIds = [...new Set(filter.tagIds)];
-    }
+    if (filter.tagIds.length > 0) query.tagIds = [...new Set(filter.tagIds)];
     if (text !== '') query.text = text;
     if (filter.bookshelfId === undefined) {
       if (filter.unread !== undefined) throw unreadNeedsOwnShelf();
@@ -212,23 +212,17 @@ export class StoryService {
     return this.page({ publication, authorId: input.userId, sort }, input, viewer);
   }
 
-  /** Creates a draft story by the calling user. */
+  /** Creates a draft story by the calling user (the request's rules keep `published` false). */
   async createStory(input: CreateStoryInput, viewer: Viewer, signal?: AbortSignal): Promise<Story> {
-    const authorId = requireWriter(viewer);
-    const problems = new Problems();
-    const title = checkTitle(problems, input.title);
-    const shortDescription = checkShortDescription(problems, input.shortDescription);
-    const description = checkText(problems, input.description, 'description');
-    const tagIds = checkTagIds(problems, input.tagIds);
-    if (input.published) problems.add('/data/attributes/published', 'A story is published once it has a published chapter: create it as a draft, add a chapter, then publish it.');
-    problems.throwIfAny();
+    const authorId = writerOf(viewer);
+    const tagIds = [...new Set(input.tagIds)];
     await this.checkTagsExist(tagIds);
-    const descriptionHtml = await renderMarkdown(description, { pointer: '/data/attributes/description', caller: viewer, signal });
+    const descriptionHtml = await renderMarkdown(input.description, { pointer: '/data/attributes/description', caller: viewer, signal });
     return this.stories.create({
       authorId,
-      title,
-      shortDescription,
-      description,
+      title: input.title.trim(),
+      shortDescription: input.shortDescription,
+      description: input.description,
       descriptionHtml,
       status: input.status ?? 'incomplete',
       contentRating: input.contentRating ?? 'everyone',
@@ -244,17 +238,14 @@ export class StoryService {
    * stored once `signal` has aborted (docs/api/foundation.md, "Markdown").
    */
   async updateStory(id: string, input: UpdateStoryInput, viewer: Viewer, signal?: AbortSignal): Promise<Story> {
-    requireWriter(viewer);
     if (!isEntityId(id)) throw AppError.notFound('story');
-    const problems = new Problems();
     const change: StoryChange = { dateModified: this.clock() };
-    if (input.title !== undefined) change.title = checkTitle(problems, input.title);
-    if (input.shortDescription !== undefined) change.shortDescription = checkShortDescription(problems, input.shortDescription);
-    if (input.description !== undefined) change.description = checkText(problems, input.description, 'description');
-    if (input.tagIds !== undefined) change.tagIds = checkTagIds(problems, input.tagIds);
-    problems.throwIfAny();
+    if (input.title !== undefined) change.title = input.title.trim();
+    if (input.shortDescription !== undefined) change.shortDescription = input.shortDescription;
+    if (input.description !== undefined) change.description = input.description;
+    if (input.tagIds !== undefined) change.tagIds = [...new Set(input.tagIds)];
     if (change.tagIds) await this.checkTagsExist(change.tagIds);
-    if (change.description) assertAuthor(await this.storyForWrite(id), viewer);
+    if (change.description) await this.authorizeChange(id, viewer);
     if (change.description !== undefined) change.descriptionHtml = await renderMarkdown(change.description, { pointer: '/data/attributes/description', caller: viewer, signal });
     if (input.status !== undefined) change.status = input.status;
     if (input.contentRating !== undefined) change.contentRating = input.contentRating;
@@ -281,7 +272,6 @@ export class StoryService {
 
   /** Deletes story `id` (with its chapters) by its author. */
   async deleteStory(id: string, viewer: Viewer): Promise<void> {
-    requireWriter(viewer);
     if (!isEntityId(id)) throw AppError.notFound('story');
     await this.stories.mutate(id, (current) => {
       assertAuthor(current, viewer);
@@ -341,9 +331,7 @@ export class StoryService {
   }
 
   private limit(input: PageInput): number {
-    const limit = pageSizeOf(input.pageSize);
-    if (limit === undefined) throw AppError.badParameter('page[size]', `page[size] is between 1 and ${PAGE_SIZE.max}.`);
-    return limit;
+    return pageLimit(input.pageSize);
   }
 
   private position(input: PageInput, sort: Sort): { key: string | null; id: string } | undefined {
@@ -377,10 +365,13 @@ function unreadNeedsOwnShelf(): AppError {
   return AppError.badParameter('filter[unread]', 'filter[unread] needs a filter[bookshelf] naming a bookshelf of your own.', 'unread_requires_owned_bookshelf');
 }
 
-/** The user id of a caller allowed to write stories; app-only callers and missing scopes are 403. */
-export function requireWriter(viewer: Viewer): string {
-  if (!viewer.scopes.includes(WRITE_STORIES)) throw AppError.insufficientScope(WRITE_STORIES);
-  if (viewer.userId === undefined) throw AppError.forbidden('Only a signed-in user can write stories.');
+/**
+ * The signed-in user a write acts for. The access option of every write RPC requires one (and its
+ * scope) before the service runs (docs/api/foundation.md, "One contract"): without one this is a
+ * wiring fault, not a refusal.
+ */
+export function writerOf(viewer: Viewer): string {
+  if (viewer.userId === undefined) throw new Error('A write reached the stories service without a signed-in user.');
   return viewer.userId;
 }
 

@@ -1,8 +1,7 @@
 import { AppError } from '@inkwell/errors';
-import { decodePosition, encodePosition, pageSizeOf, sortName, type Sort } from '../domain/list.js';
+import { decodePosition, encodePosition, lookupIds, pageLimit, sortName, type Sort } from '../domain/list.js';
 import { isTagId, type Tag, type TagKind } from '../domain/tag.js';
 import type { TagRepository, TagSortField } from '../repositories/tag.repository.js';
-import { batchIds } from './validation.js';
 import type { PageInput } from './story.service.js';
 
 /** GET /tags. */
@@ -18,8 +17,7 @@ export class TagService {
 
   /** One keyset page of the catalogue. */
   async listTags(input: ListTagsInput): Promise<{ tags: Tag[]; nextAfter: string }> {
-    const limit = pageSizeOf(input.pageSize);
-    if (limit === undefined) throw AppError.badParameter('page[size]', 'page[size] is between 1 and 100.');
+    const limit = pageLimit(input.pageSize);
     const sort: Sort<TagSortField> = input.sort ?? { field: 'catalogue', direction: 'asc' };
     let after: { key: string | null; id: string } | undefined;
     if (input.after !== '') {
@@ -33,6 +31,6 @@ export class TagService {
 
   /** The tags among `ids` that exist, in their order. */
   async batchGetTags(ids: readonly string[]): Promise<Tag[]> {
-    return this.tags.findByIds(batchIds(ids, isTagId));
+    return this.tags.findByIds(lookupIds(ids, isTagId));
   }
 }

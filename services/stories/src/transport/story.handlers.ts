@@ -6,8 +6,8 @@ import type { EngagementService } from '../services/engagement.service.js';
 import type { StoryService } from '../services/story.service.js';
 import type { TagService } from '../services/tag.service.js';
 import {
-  contentRatingOfBody,
-  statusOfBody,
+  contentRatingOfRequest,
+  statusOfRequest,
   storyFilterFromProto,
   storySortFromProto,
   tagKindFromProto,
@@ -71,8 +71,8 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
       return { stories: page.stories.map(toProtoStory), nextAfter: page.nextAfter };
     },
     async createStory(request, ctx) {
-      const status = statusOfBody(request.status);
-      const contentRating = contentRatingOfBody(request.contentRating);
+      const status = statusOfRequest(request.status);
+      const contentRating = contentRatingOfRequest(request.contentRating);
       const story = await stories.createStory(
         {
           title: request.title,
@@ -89,8 +89,8 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
       return { story: toProtoStory(story) };
     },
     async updateStory(request, ctx) {
-      const status = statusOfBody(request.status);
-      const contentRating = contentRatingOfBody(request.contentRating);
+      const status = statusOfRequest(request.status);
+      const contentRating = contentRatingOfRequest(request.contentRating);
       const story = await stories.updateStory(
         request.id,
         {

@@ -1,6 +1,5 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { AppError } from '@inkwell/errors';
 import {
   ChapterSchema,
   CommentSchema,
@@ -114,17 +113,25 @@ export function toProtoTag(tag: Tag): ProtoTag {
   });
 }
 
+/**
+ * An enum value the request's rules (`enum.defined_only`, proto/inkwell/stories/v1) let through
+ * but this mapper does not know: the proto gained a value the service was not taught.
+ */
+function unmapped(what: string, value: number): Error {
+  return new Error(`No mapping for ${what} ${value}`);
+}
+
 function direction(value: ProtoSortDirection): SortDirection {
   if (value === ProtoSortDirection.DESCENDING) return 'desc';
   if (value === ProtoSortDirection.ASCENDING || value === ProtoSortDirection.UNSPECIFIED) return 'asc';
-  throw AppError.badParameter('sort', 'Unknown sort direction.', 'invalid_sort');
+  throw unmapped('sort direction', value);
 }
 
 /** Proto StorySort → domain sort; undefined means the default sort. */
 export function storySortFromProto(sort: ProtoStorySort | undefined): Sort | undefined {
   if (!sort || sort.field === ProtoStorySortField.UNSPECIFIED) return undefined;
   const field = SORT_FIELDS[sort.field];
-  if (!field) throw AppError.badParameter('sort', 'Unknown sort field.', 'invalid_sort');
+  if (!field) throw unmapped('story sort field', sort.field);
   return { field, direction: direction(sort.direction) };
 }
 
@@ -133,7 +140,7 @@ export function tagSortFromProto(sort: ProtoTagSort | undefined): Sort<'name' | 
   if (!sort || sort.field === ProtoTagSortField.UNSPECIFIED) return undefined;
   if (sort.field === ProtoTagSortField.NAME) return { field: 'name', direction: direction(sort.direction) };
   if (sort.field === ProtoTagSortField.NUM_STORIES) return { field: 'num_stories', direction: direction(sort.direction) };
-  throw AppError.badParameter('sort', 'Unknown sort field.', 'invalid_sort');
+  throw unmapped('tag sort field', sort.field);
 }
 
 /** Proto TagKind → domain; UNSPECIFIED means both kinds. */
@@ -141,22 +148,22 @@ export function tagKindFromProto(kind: ProtoTagKind): TagKind | undefined {
   if (kind === ProtoTagKind.CHARACTER) return 'character';
   if (kind === ProtoTagKind.GENRE) return 'genre';
   if (kind === ProtoTagKind.UNSPECIFIED) return undefined;
-  throw AppError.badParameter('filter[kind]', 'Unknown tag kind.');
+  throw unmapped('tag kind', kind);
 }
 
-/** Proto status of a body (UNSPECIFIED = not given) → domain; unknown values are 422. */
-export function statusOfBody(value: ProtoStoryStatus): StoryStatus | undefined {
+/** Proto status (UNSPECIFIED = not given) → domain; the request's rules refuse unknown values. */
+export function statusOfRequest(value: ProtoStoryStatus): StoryStatus | undefined {
   if (value === ProtoStoryStatus.UNSPECIFIED) return undefined;
   const status = statusFromProto(value);
-  if (!status) throw AppError.validation('/data/attributes/status', 'Unknown status.');
+  if (!status) throw unmapped('story status', value);
   return status;
 }
 
-/** Proto content rating of a body (UNSPECIFIED = not given) → domain; unknown values are 422. */
-export function contentRatingOfBody(value: ProtoContentRating): ContentRating | undefined {
+/** Proto content rating (UNSPECIFIED = not given) → domain; the request's rules refuse unknown values. */
+export function contentRatingOfRequest(value: ProtoContentRating): ContentRating | undefined {
   if (value === ProtoContentRating.UNSPECIFIED) return undefined;
   const rating = contentRatingFromProto(value);
-  if (!rating) throw AppError.validation('/data/attributes/content_rating', 'Unknown content rating.');
+  if (!rating) throw unmapped('content rating', value);
   return rating;
 }
 
@@ -169,11 +176,8 @@ export function storyFilterFromProto(filter: ProtoStoryFilter | undefined): Stor
   if (filter.authorId !== undefined) input.authorId = filter.authorId;
   if (filter.numWordsMin !== undefined) input.numWordsMin = filter.numWordsMin;
   if (filter.numWordsMax !== undefined) input.numWordsMax = filter.numWordsMax;
-  if (filter.status !== ProtoStoryStatus.UNSPECIFIED) {
-    const status = statusFromProto(filter.status);
-    if (!status) throw AppError.badParameter('filter[status]', 'Unknown status.');
-    input.status = status;
-  }
+  const status = statusOfRequest(filter.status);
+  if (status) input.status = status;
   const min = instant(filter.datePublishedMin);
   const max = instant(filter.datePublishedMax);
   if (min) input.datePublishedMin = min;

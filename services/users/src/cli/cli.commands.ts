@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
+import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { createValidator } from '@bufbuild/protovalidate';
 import { z } from 'zod';
 import { parseScopes, SCOPE_NAMES } from '@inkwell/auth-tokens';
+import { messageRefusal } from '@inkwell/grpc';
+import { predefinedRules } from '@inkwell/proto/options';
+import { CreateClientRequestSchema, CreatePersonalTokenRequestSchema, RegisterUserRequestSchema } from '@inkwell/proto/users';
 import type { UsersServices } from '../services.js';
 
 /** A command-line mistake: printed with the usage, exit code 2. */
@@ -110,24 +116,33 @@ function validate<S extends z.ZodType>(command: string, schema: S, values: unkno
   throw new UsageError(`${command}: ${problems.join('; ')}`);
 }
 
+const requestValidator = createValidator({ registry: predefinedRules });
+
+/**
+ * Refuses what the matching RPC would refuse by its request's rules (users_service.proto), with
+ * the same AppError: the CLI calls the services directly, past the gRPC server that checks them.
+ */
+function checkRules<Desc extends DescMessage>(schema: Desc, init: MessageInitShape<Desc>): void {
+  const refused = messageRefusal(schema, create(schema, init), requestValidator);
+  if (refused !== undefined) throw refused;
+}
+
 /** Runs a parsed command against the users services. AppErrors (taken name, unknown user, …) propagate. */
 export async function runCommand(services: UsersServices, { command, values, positionals }: ParsedCommand): Promise<CommandResult> {
   if (command !== 'revoke-token' && positionals.length > 0) throw new UsageError(`${command} takes no positional arguments (got "${positionals.join(' ')}").`);
   switch (command) {
     case 'create-user': {
       const args = validate(command, schemas[command], values);
+      checkRules(RegisterUserRequestSchema, args);
       const user = await services.accounts.register(args);
       return { lines: [`Created user ${user.name} (id ${user.id}).`], json: { id: user.id, name: user.name, email: user.email } };
     }
     case 'create-app': {
       const args = validate(command, schemas[command], values);
+      const app = { name: args.name, redirectUris: args['redirect-uri'], confidential: !args.public };
+      checkRules(CreateClientRequestSchema, app);
       const owner = args.owner === undefined ? undefined : await services.accounts.findUser(args.owner);
-      const { client, secret } = await services.clients.create({
-        name: args.name,
-        redirectUris: args['redirect-uri'],
-        confidential: !args.public,
-        ...(owner === undefined ? {} : { ownerUserId: owner.id }),
-      });
+      const { client, secret } = await services.clients.create({ ...app, ...(owner === undefined ? {} : { ownerUserId: owner.id }) });
       const lines = [`Created ${client.confidential ? 'confidential' : 'public'} app "${client.name}".`, `client_id:     ${client.id}`];
       if (secret !== undefined) lines.push(`client_secret: ${secret}`, 'The secret is shown only now; store it safely.');
       else lines.push('Public app: it has no secret and must use PKCE (S256).');
@@ -137,14 +152,12 @@ export async function runCommand(services: UsersServices, { command, values, pos
       const args = validate(command, schemas[command], values);
       const { scopes, unknown } = parseScopes(args.scopes);
       if (unknown.length > 0) throw new UsageError(`mint-token: unknown scope ${unknown.join(', ')}; known: ${SCOPE_NAMES.join(' ')}`);
-      const user = await services.accounts.findUser(args.user);
       const days = args['expires-in-days'];
+      const expiresAt = days === undefined ? undefined : new Date(Date.now() + days * 86_400_000);
+      checkRules(CreatePersonalTokenRequestSchema, { name: args.name, scopes, ...(expiresAt === undefined ? {} : { expiresAt: timestampFromDate(expiresAt) }) });
+      const user = await services.accounts.findUser(args.user);
       // The operator acts as the user named on the command line.
-      const { token, personalToken } = await services.personalTokens.create({ userId: user.id, scopes: [] }, {
-        name: args.name,
-        scopes,
-        ...(days === undefined ? {} : { expiresAt: new Date(Date.now() + days * 86_400_000) }),
-      });
+      const { token, personalToken } = await services.personalTokens.create({ userId: user.id, scopes: [] }, { name: args.name, scopes, ...(expiresAt === undefined ? {} : { expiresAt }) });
       return {
         lines: [
           `Personal access token for ${user.name} (id ${user.id}), scopes: ${scopes.join(' ') || '(none)'}${personalToken.expiresAt ? `, expires ${personalToken.expiresAt.toISOString()}` : ', no expiry'}:`,

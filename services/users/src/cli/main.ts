@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { ConfigError, redisSettings } from '@inkwell/config';
 import { isAppError } from '@inkwell/errors';
 import { eventsMigrations } from '@inkwell/events';
@@ -6,12 +5,10 @@ import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { createRedis } from '@inkwell/redis';
 import { RedisRevocationNotifier } from '../repositories/revocation.notifier.js';
+import { USERS_MIGRATIONS, USERS_SCHEMA } from '../schema.js';
 import { createUsersServices } from '../services.js';
 import { loadCliConfig } from './cli.config.js';
 import { parseCommandLine, runCommand, USAGE, UsageError, type ParsedCommand } from './cli.commands.js';
-
-const SCHEMA = 'users';
-const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 /**
  * `npm run cli -- <command>`: the operator CLI, a second composition root of the users service.
@@ -32,10 +29,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const logger = createLogger('users-cli', { level: process.env.LOG_LEVEL ?? 'warn' });
   const config = loadCliConfig();
-  const pool = createPool({ connectionString: config.DATABASE_URL, schema: SCHEMA, max: 2, applicationName: 'inkwell-cli', logger });
+  const pool = createPool({ connectionString: config.DATABASE_URL, schema: USERS_SCHEMA, max: 2, applicationName: 'inkwell-cli', logger });
   const redis = createRedis(redisSettings(config), {}, logger);
   try {
-    await migrate(pool, { schema: SCHEMA, directory: MIGRATIONS, extra: eventsMigrations, logger });
+    await migrate(pool, { schema: USERS_SCHEMA, directory: USERS_MIGRATIONS, extra: eventsMigrations, logger });
     const result = await runCommand(createUsersServices(pool, new RedisRevocationNotifier(redis, logger)), parsed);
     process.stdout.write(parsed.json ? `${JSON.stringify(result.json)}\n` : `${result.lines.join('\n')}\n`);
     return 0;

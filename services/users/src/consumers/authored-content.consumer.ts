@@ -1,4 +1,4 @@
-import { createConsumer, type ConsumerWiring, type EventConsumer, type EventHandler } from '@inkwell/events';
+import { createServiceConsumer, storyStateOf, type ConsumerWiring, type EventConsumer, type EventHandler } from '@inkwell/events';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
 import type pg from 'pg';
@@ -18,16 +18,10 @@ export interface AuthoredContentConsumerOptions extends ConsumerWiring {
  * blog post counts while it exists and is not a site post.
  */
 export function authoredContentChangeOf(envelope: EventEnvelope): AuthoredContentChange | undefined {
+  const story = storyStateOf(envelope);
+  if (story !== undefined) return { kind: 'story', contentId: story.storyId, authorId: story.authorId, counts: story.published && !story.deleted };
   const { payload } = envelope;
   switch (payload.case) {
-    case 'storyCreated':
-    case 'storyUpdated':
-    case 'storyDeleted': {
-      const story = payload.value.story;
-      if (story === undefined) return undefined;
-      const counts = payload.case !== 'storyDeleted' && story.published;
-      return { kind: 'story', contentId: story.storyId, authorId: story.authorId, counts };
-    }
     case 'blogPostCreated':
     case 'blogPostUpdated':
     case 'blogPostDeleted': {
@@ -50,12 +44,5 @@ export const handleAuthoredContentEvent: EventHandler = async (envelope, client)
 
 /** The consumer that keeps num_stories and num_blog_posts in step with the other services. */
 export function createAuthoredContentConsumer(options: AuthoredContentConsumerOptions): EventConsumer {
-  return createConsumer({
-    kafka: options.kafka,
-    groupId: options.groupId ?? 'users-authored-content',
-    topics: options.topics ?? [Topics.storiesStory, Topics.blogPost],
-    pool: options.pool,
-    logger: options.logger,
-    handle: handleAuthoredContentEvent,
-  });
+  return createServiceConsumer(options, { groupId: 'users-authored-content', topics: [Topics.storiesStory, Topics.blogPost] }, handleAuthoredContentEvent);
 }

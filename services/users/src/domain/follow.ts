@@ -36,5 +36,5 @@ export function decodeFollowPosition(value: string): FollowPosition | undefined 
   return { dateMicros, id };
 }
 
-/** Default and largest page sizes of follow lists (docs/api/lists.md, "Cursor pagination"). */
-export const FOLLOW_PAGE = { defaultSize: 20, maxSize: 100 } as const;
+/** Page size of follow lists when none is asked for (docs/api/lists.md, "Cursor pagination"). */
+export const DEFAULT_FOLLOW_PAGE_SIZE = 20;

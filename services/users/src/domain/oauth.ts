@@ -59,10 +59,8 @@ export interface PersonalToken {
   expiresAt?: Date;
 }
 
-/** Limits on client registrations. */
+/** Limits on client registrations (name and number of redirect URIs: CreateClientRequest's rules). */
 export const CLIENT_LIMITS = {
-  maxNameLength: 100,
-  maxRedirectUris: 10,
   maxRedirectUriLength: 2000,
   /**
    * Apps one user may own (docs/api/accounts.md, "Applications"): every app has its own

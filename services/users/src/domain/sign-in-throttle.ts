@@ -29,8 +29,6 @@ export const SIGN_IN_POLICY = {
   maxLockMs: 15 * 60 * 1000,
   /** A counter (or an address's attempts on it) untouched this long forgets its earlier locks (attempts) and is deleted. */
   forgetAfterMs: 24 * 60 * 60 * 1000,
-  /** Longest client address the users service accepts (an IPv6 /64 in the gateway's notation has at most 24 characters). */
-  maxAddressLength: 64,
 } as const;
 
 /** How long the `lockouts`-th lock (0-based) of one counter lasts: 1 min, 2 min, 4 min, … up to 15 min. */

@@ -71,6 +71,9 @@ function translateUserError(error: unknown): AppError {
   });
 }
 
+/** What most rules need of the users: whether one exists (UserRepository, or a memory store in unit tests). */
+export type UserLookup = Pick<UserRepository, 'findById'>;
+
 /** SQL access to the `users` table of the users schema. */
 export class UserRepository {
   constructor(private readonly pool: pg.Pool) {}

@@ -2,12 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { BATCH_ANSWER_MAX_BYTES, type BatchPage } from '@inkwell/limits';
 import { renderMarkdown } from '@inkwell/markdown';
-import { bioProblem, emailProblem, nameProblem, normalizeEmail, normalizeName, passwordProblem } from '../domain/account.js';
+import { normalizeEmail, normalizeName } from '../domain/account.js';
 import { hashPassword, verifyPassword } from '../domain/password.js';
 import { accountThrottleKey, loginThrottleKey, SIGN_IN_POLICY } from '../domain/sign-in-throttle.js';
 import { isUserId, visibleTo, type User, type Viewer, type VisibleUser } from '../domain/user.js';
 import type { SignInThrottleRepository } from '../repositories/sign-in-throttle.repository.js';
 import type { UserRepository } from '../repositories/user.repository.js';
+
+/** What the account rules read and write of users: UserRepository, or a memory store in unit tests. */
+export type UserStore = Pick<UserRepository, 'findById' | 'findByIds' | 'findByName' | 'findCredentials' | 'create' | 'update'>;
+
+/** The sign-in back-off counters the account rules reserve and clear (SignInThrottleRepository). */
+export type SignInThrottleStore = Pick<SignInThrottleRepository, 'reserve' | 'clear' | 'prune'>;
 
 /** What it takes to register an account. */
 export interface Registration {
@@ -47,19 +53,14 @@ function invalidCredentials(): AppError {
   });
 }
 
-function validated(problems: [pointer: string, problem: string | undefined][]): void {
-  const details = problems.flatMap(([pointer, detail]) => (detail === undefined ? [] : [{ reason: 'validation_failed', pointer, detail }]));
-  if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail, { details });
-}
-
 /** The rules about accounts: registration, sign-in with back-off, profiles and their visibility. */
 export class AccountService {
   /** A hash to verify against when the login is unknown, so that both cases cost one scrypt. */
   #dummyHash: Promise<string> | undefined;
 
   constructor(
-    private readonly users: UserRepository,
-    private readonly throttles: SignInThrottleRepository,
+    private readonly users: UserStore,
+    private readonly throttles: SignInThrottleStore,
   ) {}
 
   /**
@@ -78,11 +79,10 @@ export class AccountService {
 
   /**
    * The users `ids` as `viewer` may see them, in the order asked, each once; unknown or malformed
-   * ids are left out. At most 1000 ids (INVALID_ARGUMENT beyond). The answer stops within its
+   * ids are left out (at most 1000 ids: BatchGetUsersRequest's rule). The answer stops within its
    * byte budget and names the ids it did not read as `deferred` (docs/api/foundation.md, "Byte budgets").
    */
   async getUsers(ids: readonly string[], viewer: Viewer): Promise<BatchPage<VisibleUser>> {
-    if (ids.length > 1000) throw new AppError(ErrorCode.INVALID_ARGUMENT, 'At most 1000 users can be fetched at once.');
     const wanted = [...new Set(ids.filter(isUserId))];
     if (wanted.length === 0) return { items: [], deferred: [] };
     const { users, covered } = await this.users.findByIds(wanted, BATCH_ANSWER_MAX_BYTES);
@@ -100,20 +100,15 @@ export class AccountService {
   }
 
   /**
-   * Registers an account. Every invalid attribute is reported at once (INVALID_ARGUMENT,
-   * `validation_failed` with a pointer per attribute); a taken name or e-mail address (regardless
-   * of case) is ALREADY_EXISTS. The new user is returned with the e-mail: the registrant is the caller.
+   * Registers an account whose name, e-mail address and password meet the rules of
+   * RegisterUserRequest (checked before the service runs, also by the operator CLI); the name is
+   * stored in NFC and the address trimmed. A taken name or e-mail address (regardless of case) is
+   * ALREADY_EXISTS. The new user is returned with the e-mail: the registrant is the caller.
    */
   async register(registration: Registration): Promise<User> {
     const name = normalizeName(registration.name);
     const email = normalizeEmail(registration.email);
     const bio = registration.bio ?? '';
-    validated([
-      ['/data/attributes/name', nameProblem(name)],
-      ['/data/attributes/email', emailProblem(email)],
-      ['/data/attributes/password', passwordProblem(registration.password)],
-      ['/data/attributes/bio', bioProblem(bio)],
-    ]);
     const bioHtml = await renderMarkdown(bio, { pointer: '/data/attributes/bio' });
     return this.users.create({ name, email, passwordHash: await hashPassword(registration.password), bio, bioHtml });
   }
@@ -128,7 +123,7 @@ export class AccountService {
 
   /**
    * Signs in with a name or e-mail address and a password, from client address `clientAddress`
-   * ('' when unknown; at most SIGN_IN_POLICY.maxAddressLength characters, else INVALID_ARGUMENT).
+   * ('' when unknown; at most 64 characters: AuthenticateRequest's rule).
    * Unknown logins and wrong passwords are the same UNAUTHENTICATED `invalid_credentials` and cost
    * the same scrypt verification. Each attempt first reserves a try on the login's counter and the
    * account's counter (see domain/sign-in-throttle.ts); a locked counter refuses with
@@ -137,9 +132,6 @@ export class AccountService {
    * attempts and clears both counters unless they are locked.
    */
   async authenticate(login: string, password: string, clientAddress = ''): Promise<User> {
-    if (clientAddress.length > SIGN_IN_POLICY.maxAddressLength) {
-      throw new AppError(ErrorCode.INVALID_ARGUMENT, `A client address has at most ${SIGN_IN_POLICY.maxAddressLength} characters.`);
-    }
     const trimmed = login.trim();
     const keys = [loginThrottleKey(trimmed)];
     await this.#reserve(keys[0]!, clientAddress);
@@ -155,8 +147,8 @@ export class AccountService {
   }
 
   /**
-   * Changes the caller's own bio and/or e-mail address. PERMISSION_DENIED (`forbidden`) for
-   * anyone else's account; invalid values are `validation_failed`; a taken e-mail ALREADY_EXISTS.
+   * Changes the caller's own bio and/or e-mail address (valid by UpdateUserRequest's rules).
+   * PERMISSION_DENIED (`forbidden`) for anyone else's account; a taken e-mail ALREADY_EXISTS.
    * Writes UserUpdated. The result is what the caller may see (e-mail with read_user). Who may
    * write is checked before the bio is rendered; nothing is stored once `signal` has aborted
    * (docs/api/foundation.md, "Markdown").
@@ -164,10 +156,6 @@ export class AccountService {
   async updateProfile(caller: Caller, id: string, changes: ProfileChanges, signal?: AbortSignal): Promise<VisibleUser> {
     if (caller.userId === undefined || caller.userId !== id) throw AppError.forbidden('You can change only your own account.');
     const email = changes.email === undefined ? undefined : normalizeEmail(changes.email);
-    validated([
-      ['/data/attributes/email', email === undefined ? undefined : emailProblem(email)],
-      ['/data/attributes/bio', changes.bio === undefined ? undefined : bioProblem(changes.bio)],
-    ]);
     const bio = changes.bio === undefined ? undefined : { text: changes.bio, html: await renderMarkdown(changes.bio, { pointer: '/data/attributes/bio', caller, signal }) };
     const updated = await this.users.update(id, {
       ...(email === undefined ? {} : { email }),

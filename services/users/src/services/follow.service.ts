@@ -1,8 +1,11 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { decodeFollowPosition, encodeFollowPosition, FOLLOW_PAGE, type Follow, type FollowDirection } from '../domain/follow.js';
+import { decodeFollowPosition, DEFAULT_FOLLOW_PAGE_SIZE, encodeFollowPosition, type Follow, type FollowDirection } from '../domain/follow.js';
 import { isUserId, type Viewer } from '../domain/user.js';
 import type { FollowRepository } from '../repositories/follow.repository.js';
-import type { UserRepository } from '../repositories/user.repository.js';
+import type { UserLookup } from '../repositories/user.repository.js';
+
+/** What the follow rules read and write of follows: FollowRepository, or a memory store in unit tests. */
+export type FollowStore = Pick<FollowRepository, 'follow' | 'unfollow' | 'list'>;
 
 /** One page of follows; `nextAfter` is absent on the last page. */
 export interface FollowList {
@@ -20,8 +23,8 @@ const FOLLOWED_POINTER = '/data/relationships/followed';
  */
 export class FollowService {
   constructor(
-    private readonly follows: FollowRepository,
-    private readonly users: UserRepository,
+    private readonly follows: FollowStore,
+    private readonly users: UserLookup,
   ) {}
 
   /** `caller` (who must be `followerId`) follows `followedId`. */
@@ -47,17 +50,14 @@ export class FollowService {
 
   /**
    * One page of `userId`'s follows in `direction`, oldest first (ties by id). `pageSize` 0 means
-   * the default (20); below 0 or above 100 is `invalid_parameter` on `page[size]`. `after` is the
-   * `nextAfter` of the previous page; anything else is `invalid_cursor`. NOT_FOUND for an unknown user.
+   * the default (20); its bound is ListFollowsRequest's rule. `after` is the `nextAfter` of the
+   * previous page; anything else is `invalid_cursor`. NOT_FOUND for an unknown user.
    */
   async list(userId: string, direction: FollowDirection, pageSize: number, after: string): Promise<FollowList> {
-    if (!Number.isInteger(pageSize) || pageSize < 0 || pageSize > FOLLOW_PAGE.maxSize) {
-      throw AppError.badParameter('page[size]', `page[size] is between 1 and ${FOLLOW_PAGE.maxSize}.`);
-    }
     const position = after === '' ? undefined : decodeFollowPosition(after);
     if (after !== '' && position === undefined) throw AppError.badParameter('page[cursor]', 'This cursor is not valid.', 'invalid_cursor');
     if (!isUserId(userId) || !(await this.users.findById(userId))) throw AppError.notFound('user');
-    const page = await this.follows.list(userId, direction, pageSize === 0 ? FOLLOW_PAGE.defaultSize : pageSize, position);
+    const page = await this.follows.list(userId, direction, pageSize === 0 ? DEFAULT_FOLLOW_PAGE_SIZE : pageSize, position);
     return { follows: page.follows, ...(page.next === undefined ? {} : { nextAfter: encodeFollowPosition(page.next) }) };
   }
 }

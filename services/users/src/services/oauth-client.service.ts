@@ -5,7 +5,7 @@ import { CLIENT_LIMITS, newClientId, redirectUriProblem, type OAuthClient } from
 import { isUserId } from '../domain/user.js';
 import type { OAuthClientRepository } from '../repositories/oauth-client.repository.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
-import type { UserRepository } from '../repositories/user.repository.js';
+import type { UserLookup } from '../repositories/user.repository.js';
 import { limitReached } from './limit-reached.error.js';
 
 /** What it takes to register a client. */
@@ -23,6 +23,9 @@ export interface CreatedClient {
   secret?: string;
 }
 
+/** What the client rules read and write of clients: OAuthClientRepository, or a memory store in unit tests. */
+export type ClientStore = Pick<OAuthClientRepository, 'create' | 'findWithSecret' | 'setSecretHash' | 'listByOwner' | 'delete'>;
+
 /** Unknown client, public client or wrong secret: one answer for all (RFC 6749 §5.2 invalid_client). */
 function invalidClient(): AppError {
   return new AppError(ErrorCode.UNAUTHENTICATED, 'Client authentication failed.', { details: [{ reason: 'invalid_client' }] });
@@ -31,13 +34,14 @@ function invalidClient(): AppError {
 /** The rules about OAuth clients ("applications"): registration, secrets, deletion. */
 export class OAuthClientService {
   constructor(
-    private readonly clients: OAuthClientRepository,
-    private readonly users: UserRepository,
+    private readonly clients: ClientStore,
+    private readonly users: UserLookup,
     private readonly notifier: RevocationNotifier,
   ) {}
 
   /**
-   * Registers a client. Name 1–100 characters (trimmed); 1–10 redirect URIs, each valid by
+   * Registers a client: the name (1–100 characters, stored trimmed) and the number of redirect
+   * URIs (1–10) are CreateClientRequest's rules; here each URI must be valid by
    * redirectUriProblem and distinct. Confidential clients get a secret (`iwk_cs_…`), returned
    * here only; its sha256 is stored. An owner may own at most CLIENT_LIMITS.maxPerOwner clients:
    * one more is FAILED_PRECONDITION `limit_reached`. An unknown owner is NOT_FOUND.
@@ -45,13 +49,7 @@ export class OAuthClientService {
   async create(registration: ClientRegistration): Promise<CreatedClient> {
     const name = registration.name.trim();
     const details: ErrorDetail[] = [];
-    if (name.length === 0 || [...name].length > CLIENT_LIMITS.maxNameLength) {
-      details.push({ reason: 'validation_failed', pointer: '/data/attributes/name', detail: `A name has 1 to ${CLIENT_LIMITS.maxNameLength} characters.` });
-    }
     const uris = registration.redirectUris;
-    if (uris.length === 0 || uris.length > CLIENT_LIMITS.maxRedirectUris) {
-      details.push({ reason: 'validation_failed', pointer: '/data/attributes/redirect_uris', detail: `An app has 1 to ${CLIENT_LIMITS.maxRedirectUris} redirect URIs.` });
-    }
     uris.forEach((uri, index) => {
       const problem = redirectUriProblem(uri) ?? (uris.indexOf(uri) !== index ? 'This redirect URI is listed twice.' : undefined);
       if (problem !== undefined) details.push({ reason: 'validation_failed', pointer: `/data/attributes/redirect_uris/${index}`, detail: problem });

@@ -6,7 +6,7 @@ import type { AuthorizationCodeRepository } from '../repositories/authorization-
 import type { OAuthClientRepository } from '../repositories/oauth-client.repository.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
 import type { Pruned, Revoked, TokenRepository } from '../repositories/token.repository.js';
-import type { UserRepository } from '../repositories/user.repository.js';
+import type { UserLookup } from '../repositories/user.repository.js';
 import { callerUserId } from './caller-user.guard.js';
 
 /** An authorization code to store, as the gateway issued it (for the caller's user). */
@@ -39,6 +39,15 @@ export interface SavedTokens {
   refreshToken?: RefreshTokenInfo;
 }
 
+/** What the grant rules read and write of token families: TokenRepository, or a memory store in unit tests. */
+export type OAuthTokenStore = Pick<
+  TokenRepository,
+  'save' | 'findAccessToken' | 'findRefreshToken' | 'revokeAccessToken' | 'revokeFamily' | 'revokeFamiliesOfCode' | 'revokeFamiliesOfUser' | 'pruneInactive'
+>;
+
+/** What the grant rules read and write of authorization codes (AuthorizationCodeRepository). */
+export type AuthorizationCodeStore = Pick<AuthorizationCodeRepository, 'create' | 'findByHash' | 'consume' | 'flagReuse'>;
+
 /** RFC 6749 §5.2 invalid_grant: the code or refresh token is unknown, expired, used, revoked or someone else's. */
 function invalidGrant(message: string): AppError {
   return new AppError(ErrorCode.UNAUTHENTICATED, message, { details: [{ reason: 'invalid_grant' }] });
@@ -68,10 +77,10 @@ function knownScopes(scopes: readonly string[]): string[] {
  */
 export class OAuthTokenService {
   constructor(
-    private readonly tokens: TokenRepository,
-    private readonly codes: AuthorizationCodeRepository,
-    private readonly clients: OAuthClientRepository,
-    private readonly users: UserRepository,
+    private readonly tokens: OAuthTokenStore,
+    private readonly codes: AuthorizationCodeStore,
+    private readonly clients: Pick<OAuthClientRepository, 'findWithSecret'>,
+    private readonly users: UserLookup,
     private readonly notifier: RevocationNotifier,
   ) {}
 

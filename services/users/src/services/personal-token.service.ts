@@ -1,12 +1,15 @@
 import { generateToken, hashToken, parseScopes } from '@inkwell/auth-tokens';
-import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
+import { AppError } from '@inkwell/errors';
 import { PERSONAL_TOKEN_LIMITS, type PersonalToken } from '../domain/oauth.js';
 import { isUserId, type Viewer } from '../domain/user.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
 import type { TokenRepository } from '../repositories/token.repository.js';
-import type { UserRepository } from '../repositories/user.repository.js';
+import type { UserLookup } from '../repositories/user.repository.js';
 import { callerUserId } from './caller-user.guard.js';
 import { limitReached } from './limit-reached.error.js';
+
+/** What the personal token rules read and write: TokenRepository, or a memory store in unit tests. */
+export type PersonalTokenStore = Pick<TokenRepository, 'createPersonalToken' | 'listPersonalTokens' | 'revokePersonalToken'>;
 
 /** A personal token request (for the caller's own user). */
 export interface PersonalTokenRequest {
@@ -31,15 +34,16 @@ export interface CreatedPersonalToken {
  */
 export class PersonalTokenService {
   constructor(
-    private readonly tokens: TokenRepository,
-    private readonly users: UserRepository,
+    private readonly tokens: PersonalTokenStore,
+    private readonly users: UserLookup,
     private readonly notifier: RevocationNotifier,
   ) {}
 
   /**
-   * Mints a token. Name 1–100 characters (trimmed); scopes all known (`validation_failed` on
+   * Mints a token. Name (1–100 characters, stored trimmed) and expiry (in the future, if any) are
+   * CreatePersonalTokenRequest's rules; scopes must all be known (`validation_failed` on
    * /data/attributes/scopes otherwise; none at all is allowed: such a token reads public data and
-   * resolves `me`); an expiry, if any, in the future. At most PERSONAL_TOKEN_LIMITS.maxActivePerUser
+   * resolves `me`). At most PERSONAL_TOKEN_LIMITS.maxActivePerUser
    * active tokens per user: one more is FAILED_PRECONDITION `limit_reached`.
    * NOT_FOUND for an unknown user.
    */
@@ -47,13 +51,7 @@ export class PersonalTokenService {
     const userId = callerUserId(caller, 'A personal access token belongs to a signed-in user.');
     const name = request.name.trim();
     const { scopes, unknown } = parseScopes(request.scopes.join(' '));
-    const details: ErrorDetail[] = [];
-    if (name.length === 0 || [...name].length > 100) details.push({ reason: 'validation_failed', pointer: '/data/attributes/name', detail: 'A name has 1 to 100 characters.' });
-    if (unknown.length > 0) details.push({ reason: 'validation_failed', pointer: '/data/attributes/scopes', detail: `Unknown scope: ${unknown.join(', ')}.` });
-    if (request.expiresAt !== undefined && !(request.expiresAt.getTime() > Date.now())) {
-      details.push({ reason: 'validation_failed', pointer: '/data/attributes/expires_at', detail: 'The expiry must be in the future.' });
-    }
-    if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail!, { details });
+    if (unknown.length > 0) throw AppError.validation('/data/attributes/scopes', `Unknown scope: ${unknown.join(', ')}.`);
     if (!isUserId(userId) || !(await this.users.findById(userId))) throw AppError.notFound('user');
     const token = generateToken('personalToken');
     const personalToken = await this.tokens.createPersonalToken(

@@ -1,7 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { FollowDirection as ProtoFollowDirection, FollowSchema, UserSchema, type Follow as ProtoFollow, type User as ProtoUser } from '@inkwell/proto/users';
-import { AppError } from '@inkwell/errors';
 import type { Follow, FollowDirection } from '../domain/follow.js';
 import type { VisibleUser } from '../domain/user.js';
 
@@ -31,11 +30,9 @@ export function toProtoFollow(follow: Follow): ProtoFollow {
   });
 }
 
-/** proto FollowDirection → domain; UNSPECIFIED (or an unknown number) is INVALID_ARGUMENT. */
+/** proto FollowDirection → domain (ListFollowsRequest's rule admits only FOLLOWING and FOLLOWERS). */
 export function fromProtoFollowDirection(direction: ProtoFollowDirection): FollowDirection {
-  if (direction === ProtoFollowDirection.FOLLOWING) return 'following';
-  if (direction === ProtoFollowDirection.FOLLOWERS) return 'followers';
-  throw AppError.badParameter('direction', 'direction must be FOLLOWING or FOLLOWERS.');
+  return direction === ProtoFollowDirection.FOLLOWERS ? 'followers' : 'following';
 }
 
 /** A Timestamp that may be unset → Date or undefined. */

@@ -4,6 +4,7 @@ import { createTestUser, eventually, type TestUser } from '@inkwell/testing';
 import { quantile } from '../load.runner.js';
 import { migrateSchemas } from '../seed.runner.js';
 import type { BenchContext, Suite } from '../suite.js';
+import { round1 } from '../wrk.runner.js';
 
 /** Requests the abusive account keeps in flight (issue 22). */
 const FLOOD_IN_FLIGHT = 8;
@@ -159,7 +160,3 @@ export const abuseSuite: Suite = {
     ];
   },
 };
-
-function round1(value: number): number {
-  return Math.round(value * 10) / 10;
-}

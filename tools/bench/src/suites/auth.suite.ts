@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { createTestUser, repoRoot } from '@inkwell/testing';
+import { createTestUser } from '@inkwell/testing';
 import type { BenchContext, Suite } from '../suite.js';
-import { runWrk, type WrkResult } from '../wrk.runner.js';
+import { ensureWrk, median, round1, runWrk, type WrkResult } from '../wrk.runner.js';
 
 /** Rounds of the comparison; each runs both variants, in alternating order. */
 const ROUNDS = 5;
@@ -30,7 +28,7 @@ export const authSuite: Suite = {
   dataSet: 'GET /api/v1/users/:id with and without authentication and rate limiting',
 
   async prepare() {
-    execFileSync('bash', [join(repoRoot(), 'tools/ensure-wrk.sh')], { stdio: 'inherit' });
+    ensureWrk();
   },
 
   async report(context: BenchContext) {
@@ -70,13 +68,3 @@ export const authSuite: Suite = {
     ];
   },
 };
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function round1(value: number): number {
-  return Math.round(value * 10) / 10;
-}

@@ -1,11 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createTestUser, eventually, repoRoot } from '@inkwell/testing';
+import { createTestUser, eventually } from '@inkwell/testing';
 import { withSchema } from '../plans.js';
 import type { BenchContext, Suite } from '../suite.js';
-import { runWrk, type WrkResult } from '../wrk.runner.js';
+import { ensureWrk, median, round1, runWrk, type WrkResult } from '../wrk.runner.js';
 import { prepareStories } from './stories.suite.js';
 
 /** Rounds; each drives every target once, in an order that reverses from round to round. */
@@ -78,7 +78,7 @@ export const edgeSuite: Suite = {
   dataSet: 'by-id reads and the browse page at the edge, against a bare node:http server (the stories suite\'s data)',
 
   async prepare(databaseUrl, options) {
-    execFileSync('bash', [join(repoRoot(), 'tools/ensure-wrk.sh')], { stdio: 'inherit' });
+    ensureWrk();
     await prepareStories(databaseUrl, options);
   },
 
@@ -174,15 +174,6 @@ async function profileRounds(dir: string, targets: Readonly<Record<Target, strin
   }
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function round1(value: number): number {
-  return Math.round(value * 10) / 10;
-}
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;

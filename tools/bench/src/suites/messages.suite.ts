@@ -36,9 +36,7 @@ async function messageCount(databaseUrl: string): Promise<number> {
 function explainMailbox(databaseUrl: string, callerId: string, request: Omit<MailboxRequest, 'userId'> & { userId?: string }): () => Promise<string> {
   return () =>
     withDatabase(databaseUrl, async (client) => {
-      const built = buildMailboxQuery(callerId, { userId: callerId, ...request });
-      if ('problem' in built) throw new Error(built.problem.detail);
-      const sql = mailboxSql(built.query);
+      const sql = mailboxSql(buildMailboxQuery(callerId, { userId: callerId, ...request }));
       const explain = async (text: string, params: unknown[]) => indexesOf((await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${text}`, params)).rows[0]!['QUERY PLAN']);
       const page = await explain(sql.page, sql.pageParams);
       const total = await explain(sql.count, sql.params);
