@@ -10,11 +10,6 @@
  */
 export const STORY_LIST_EXACT_TOTAL_MAX = 10_000;
 
-/** The message both services give for search text over its limit (400, parameter `query`). */
-export function searchTextTooLong(maxChars: number): string {
-  return `The search text is longer than ${maxChars} characters.`;
-}
-
 /** Most distinct tags on one blog post, counted after normalisation (docs/api/blog.md, "Writing"). */
 export const BLOG_POST_MAX_TAGS = 10;
 
