@@ -297,6 +297,15 @@ describe('GET /stories filters', () => {
     expect(sortIds(await ids({}))).toEqual(sortIds(idsOf(corpus)));
   });
 
+  it('filters by several authors, listing the stories of any of them', async () => {
+    const second = await createTestUser(stack.system, { scopes: ['write_stories'] });
+    const theirs = await publish(second, { title: 'A second writer', words: 12 });
+    const byAuthors = async (authors: string) => idsOf(ok(await stories({ 'filter[author]': authors, 'page[size]': 100 })).data);
+    await eventually(async () => (await byAuthors(second.id)).includes(theirs.id), { timeoutMs: 10_000, intervalMs: 50, what: 'the second writer\'s story in the index' });
+    expect(sortIds(await byAuthors(`${second.id},${writer.id}`))).toEqual(sortIds([...idsOf(corpus), theirs.id]));
+    expect(await byAuthors(`${second.id},987654321`)).toEqual([theirs.id]);
+  });
+
   it('filters num_words with inclusive bounds and open ranges', async () => {
     const inRange = (min: number, max: number) => sortIds(idsOf(corpus.filter((story) => story.attributes.num_words! >= min && story.attributes.num_words! <= max)));
     const words = (range: string) => ids({ 'filter[num_words]': range });

@@ -117,7 +117,7 @@ export const STORY_LIST = defineListSpec({
   unavailableFields: STORY_UNAVAILABLE_FIELDS,
   filters: {
     ids: filters.ids(StoryFilterSchema.field.ids),
-    author: filters.id(),
+    author: filters.ids(StoryFilterSchema.field.authorIds),
     num_words: filters.integerRange(integerRule(StoryFilterSchema.field.numWordsMin)),
     status: filters.enumeration(STORY_STATUSES),
     date_published: filters.dateRange(),
@@ -230,7 +230,7 @@ export function storyListRequest(query: ListQueryOf<typeof STORY_LIST>): Message
     query: query.search ?? '',
     filter: {
       ids: [...(values.ids ?? [])],
-      authorId: values.author,
+      authorIds: [...(values.author ?? [])],
       numWordsMin: values.num_words?.min,
       numWordsMax: values.num_words?.max,
       status: STATUS.toProto(values.status),

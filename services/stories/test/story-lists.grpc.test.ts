@@ -82,7 +82,8 @@ describe('ListStories over gRPC', () => {
     const byDate = (stories: Fixture[]) => ordered(stories, 'datePublished', 'desc');
     const someIds = corpus.slice(0, 15).map((story) => story.id);
     expect(await all({ filter: { ids: someIds } })).toEqual(byDate(published().filter((s) => someIds.includes(s.id))));
-    expect(await all({ filter: { authorId: '12' } })).toEqual(byDate(published().filter((s) => s.authorId === '12')));
+    expect(await all({ filter: { authorIds: ['12'] } })).toEqual(byDate(published().filter((s) => s.authorId === '12')));
+    expect(await all({ filter: { authorIds: ['13', '11'] } })).toEqual(byDate(published().filter((s) => s.authorId === '11' || s.authorId === '13')));
     expect(await all({ filter: { status: StoryStatus.ON_HIATUS } })).toEqual(byDate(published().filter((s) => s.status === 'on-hiatus')));
     const tagged = published().filter((s) => s.tagIds.includes('c:1') && s.tagIds.includes('g:2'));
     expect(tagged.length).toBeGreaterThan(0);
@@ -118,7 +119,7 @@ describe('ListStories over gRPC', () => {
     const combined = [] as string[];
     for (const status of [StoryStatus.COMPLETE, StoryStatus.INCOMPLETE, StoryStatus.ON_HIATUS]) {
       for (const authorId of ['11', '12']) {
-        combined.push(...(await all({ filter: { numWordsMin: 1000, tagIds: ['g:1'], status, authorId }, sort: { field: StorySortField.RATING, direction: SortDirection.DESCENDING } })));
+        combined.push(...(await all({ filter: { numWordsMin: 1000, tagIds: ['g:1'], status, authorIds: [authorId] }, sort: { field: StorySortField.RATING, direction: SortDirection.DESCENDING } })));
       }
     }
     expect(combined.sort()).toEqual([...expected].sort());
@@ -132,7 +133,7 @@ describe('ListStories over gRPC', () => {
     await rejects({ filter: { numWordsMin: -1 } }, 'invalid_parameter', 'filter[num_words]');
     await rejects({ filter: { ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) } }, 'invalid_parameter', 'filter[ids]');
     await rejects({ filter: { ids: ['1', '0'] } }, 'invalid_parameter', 'filter[ids]');
-    await rejects({ filter: { authorId: '0' } }, 'invalid_parameter', 'filter[author]');
+    await rejects({ filter: { authorIds: ['0'] } }, 'invalid_parameter', 'filter[author]');
     await rejects({ filter: { tagIds: Array.from({ length: 101 }, (_, i) => `g:${i + 1}`) } }, 'invalid_parameter', 'filter[tags]');
     await rejects({ filter: { status: 99 as StoryStatus } }, 'invalid_parameter', 'filter[status]');
     await rejects({ filter: { tagIds: ['x:1'] } }, 'invalid_parameter', 'filter[tags]');

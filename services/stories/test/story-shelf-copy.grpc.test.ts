@@ -129,7 +129,7 @@ describe('shelf lists follow changes of the stories on the shelf', () => {
     await shelve(late);
     expect(await onShelf({ tagIds: ['c:3'] }, 'egret')).toEqual([late]);
     expect(await onShelf({ tagIds: ['c:2'] })).toEqual([]);
-    expect(await onShelf({ authorId: WRITER, tagIds: ['c:3'] })).toEqual([late]);
-    expect(await onShelf({ authorId: OWNER })).toEqual([]);
+    expect(await onShelf({ authorIds: [WRITER], tagIds: ['c:3'] })).toEqual([late]);
+    expect(await onShelf({ authorIds: [OWNER] })).toEqual([]);
   });
 });

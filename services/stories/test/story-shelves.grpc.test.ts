@@ -181,7 +181,7 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
     const high = new Date(BASE - 5 * 86_400_000);
     const cases: [ListRequest['filter'], (story: Fixture) => boolean][] = [
       [{ ids: someIds }, (s) => someIds.includes(s.id)],
-      [{ authorId: '22' }, (s) => s.authorId === '22'],
+      [{ authorIds: ['22'] }, (s) => s.authorId === '22'],
       [{ numWordsMin: 1000, numWordsMax: 2500 }, (s) => s.numWords >= 1000 && s.numWords <= 2500],
       [{ status: StoryStatus.COMPLETE }, (s) => s.status === 'complete'],
       [{ datePublishedMin: timestampFromDate(low), datePublishedMax: timestampFromDate(high) }, (s) => s.datePublished! >= low && s.datePublished! <= high],
@@ -244,8 +244,8 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
     for (const [field, key] of [['date_published', 'datePublished'], ['rating', 'rating'], ['hotness', 'hotness']] as const) {
       for (const direction of ['asc', 'desc'] as const) {
         const sort = { field, direction };
-        expect(await pageIds({ publication: 'all', authorId: '22', sort, limit: 4 })).toEqual(ordered(byAuthor, key, direction));
-        expect(await pageIds({ publication: 'published', authorId: '22', sort, limit: 4 })).toEqual(ordered(byAuthor.filter((story) => story.published), key, direction));
+        expect(await pageIds({ publication: 'all', authorIds: ['22'], sort, limit: 4 })).toEqual(ordered(byAuthor, key, direction));
+        expect(await pageIds({ publication: 'published', authorIds: ['22'], sort, limit: 4 })).toEqual(ordered(byAuthor.filter((story) => story.published), key, direction));
       }
     }
   });

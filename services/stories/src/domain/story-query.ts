@@ -8,7 +8,8 @@ export type Publication = 'published' | 'drafts' | 'all';
 export interface StoryListQuery {
   publication: Publication;
   ids?: string[];
-  authorId?: string;
+  /** Stories by any of these authors. */
+  authorIds?: string[];
   /** Inclusive. */
   numWordsMin?: number;
   numWordsMax?: number;

@@ -64,7 +64,7 @@ function textQuery(text: string, scored: boolean): TextClauses {
 function filterClauses(query: StoryListQuery): Dsl[] {
   const filter: Dsl[] = [];
   if (query.ids) filter.push({ terms: { id: query.ids } });
-  if (query.authorId !== undefined) filter.push({ term: { author_id: query.authorId } });
+  if (query.authorIds !== undefined) filter.push({ terms: { author_id: query.authorIds } });
   if (query.status !== undefined) filter.push({ term: { status: query.status } });
   if (query.numWordsMin !== undefined || query.numWordsMax !== undefined) {
     filter.push({ range: { num_words: { ...(query.numWordsMin !== undefined ? { gte: query.numWordsMin } : {}), ...(query.numWordsMax !== undefined ? { lte: query.numWordsMax } : {}) } } });

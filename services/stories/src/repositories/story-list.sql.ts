@@ -101,7 +101,7 @@ const SHELF_ONLY_FILTERS = ['ids', 'numWordsMin', 'numWordsMax', 'status', 'date
 function shelfConditions(query: StoryListQuery, shelf: Shelf, params: Params): string[] {
   const where = [`m.bookshelf_id = ${params.add(shelf.id)}::bigint`, 'm.current', ...(shelf.unreadOnly ? ['NOT m.read'] : []), ...publicationCondition(query, 'm')];
   if (query.ids) where.push(`m.story_id = ANY(${params.add(query.ids)}::bigint[])`);
-  if (query.authorId !== undefined) where.push(`m.author_id = ${params.add(query.authorId)}::bigint`);
+  if (query.authorIds !== undefined) where.push(`m.author_id = ANY(${params.add(query.authorIds)}::bigint[])`);
   if (query.numWordsMin !== undefined) where.push(`m.num_words >= ${params.add(query.numWordsMin)}::int`);
   if (query.numWordsMax !== undefined) where.push(`m.num_words <= ${params.add(query.numWordsMax)}::int`);
   if (query.status !== undefined) where.push(`m.status = ${params.add(query.status)}`);
@@ -209,7 +209,7 @@ export function qualifyingCountStatement(query: StoryListQuery): Statement | und
   const params = new Params();
   let rows: string;
   if (shelf) rows = `SELECT 1 FROM bookshelf_items m WHERE ${shelfConditions(query, shelf, params).join(' AND ')}`;
-  else if (query.authorId !== undefined) rows = `SELECT 1 FROM stories s WHERE ${[...publicationCondition(query, 's'), `s.author_id = ${params.add(query.authorId)}::bigint`].join(' AND ')}`;
+  else if (query.authorIds !== undefined) rows = `SELECT 1 FROM stories s WHERE ${[...publicationCondition(query, 's'), authorCondition(query.authorIds, params)].join(' AND ')}`;
   else return undefined;
   return { text: `SELECT count(*)::int AS n FROM (${rows} LIMIT ${FEW_MATCHES + 1}) q`, values: params.values };
 }
@@ -230,7 +230,7 @@ function valueSortStatement(query: StoryListQuery, field: ValueSortField, params
   if (shelf) {
     const items = shelfConditions(query, shelf, params).join(' AND ');
     where.push(few ? `s.id IN (SELECT m.story_id FROM bookshelf_items m WHERE ${items})` : `EXISTS (SELECT 1 FROM bookshelf_items m WHERE ${items} AND m.story_id = s.id)`);
-  } else if (query.authorId !== undefined) where.push(`s.author_id = ${params.add(query.authorId)}::bigint`);
+  } else if (query.authorIds !== undefined) where.push(authorCondition(query.authorIds, params));
   if (query.after) {
     where.push(`(${expression}, s.id) ${comparison} (${params.add(query.after.key)}::${KEY_TYPES[field]}, ${params.add(query.after.id)}::bigint)`);
   }
@@ -252,4 +252,12 @@ function valueSortStatement(query: StoryListQuery, field: ValueSortField, params
       LIMIT ${query.limit + 1}`,
     values: params.values,
   };
+}
+
+/**
+ * The author condition on `s`: `=` for one author (the author index's plan of an author's own
+ * list), `= ANY` for several.
+ */
+function authorCondition(authorIds: readonly string[], params: Params): string {
+  return authorIds.length === 1 ? `s.author_id = ${params.add(authorIds[0])}::bigint` : `s.author_id = ANY(${params.add(authorIds)}::bigint[])`;
 }

@@ -14,7 +14,8 @@ import type { TagRepository } from '../repositories/tag.repository.js';
 /** The filters of GET /stories as the transport decoded them; unset fields filter nothing. */
 export interface StoryFilterInput {
   ids: string[];
-  authorId?: string;
+  /** Any of these authors; absent or empty for every author. */
+  authorIds?: string[];
   numWordsMin?: number;
   numWordsMax?: number;
   status?: StoryStatus;
@@ -169,7 +170,7 @@ export class StoryService {
 
     const query: Omit<StoryListQuery, 'limit' | 'after'> = { publication: 'published', sort };
     if (filter.ids.length > 0) query.ids = [...new Set(filter.ids)];
-    if (filter.authorId !== undefined) query.authorId = filter.authorId;
+    if (filter.authorIds !== undefined && filter.authorIds.length > 0) query.authorIds = [...new Set(filter.authorIds)];
     if (filter.numWordsMin !== undefined) query.numWordsMin = filter.numWordsMin;
     if (filter.numWordsMax !== undefined) query.numWordsMax = filter.numWordsMax;
     if (filter.datePublishedMin) query.datePublishedMin = filter.datePublishedMin;
@@ -209,7 +210,7 @@ export class StoryService {
     if (input.published === true || !seesDrafts) publication = 'published';
     else publication = input.published === false ? 'drafts' : 'all';
     if (input.published === false && !seesDrafts) return this.nothing(input, sort);
-    return this.page({ publication, authorId: input.userId, sort }, input, viewer);
+    return this.page({ publication, authorIds: [input.userId], sort }, input, viewer);
   }
 
   /** Creates a draft story by the calling user (the request's rules keep `published` false). */

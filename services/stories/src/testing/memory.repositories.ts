@@ -163,7 +163,7 @@ function matches(story: Story, query: Omit<StoryListQuery, 'limit' | 'after'>): 
   if (query.publication === 'published' && !story.published) return false;
   if (query.publication === 'drafts' && story.published) return false;
   if (query.ids && !query.ids.includes(story.id)) return false;
-  if (query.authorId !== undefined && story.authorId !== query.authorId) return false;
+  if (query.authorIds !== undefined && !query.authorIds.includes(story.authorId)) return false;
   if (query.numWordsMin !== undefined && story.numWords < query.numWordsMin) return false;
   if (query.numWordsMax !== undefined && story.numWords > query.numWordsMax) return false;
   if (query.status && story.status !== query.status) return false;

@@ -173,7 +173,7 @@ const instant = (value: Timestamp | undefined) => (value ? timestampDate(value) 
 export function storyFilterFromProto(filter: ProtoStoryFilter | undefined): StoryFilterInput {
   const input: StoryFilterInput = { ids: filter?.ids ?? [], tagIds: filter?.tagIds ?? [] };
   if (!filter) return input;
-  if (filter.authorId !== undefined) input.authorId = filter.authorId;
+  if (filter.authorIds.length > 0) input.authorIds = filter.authorIds;
   if (filter.numWordsMin !== undefined) input.numWordsMin = filter.numWordsMin;
   if (filter.numWordsMax !== undefined) input.numWordsMax = filter.numWordsMax;
   const status = statusOfRequest(filter.status);

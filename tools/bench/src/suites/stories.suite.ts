@@ -105,7 +105,7 @@ function pathOf(list: StoryList): string {
 function searchOf(list: StoryList): StorySearch {
   return {
     ...(list.ids ? { ids: [...list.ids] } : {}),
-    ...(list.author !== undefined ? { authorId: list.author } : {}),
+    ...(list.author !== undefined ? { authorIds: [list.author] } : {}),
     ...(list.words?.[0] !== undefined ? { numWordsMin: list.words[0] } : {}),
     ...(list.words?.[1] !== undefined ? { numWordsMax: list.words[1] } : {}),
     ...(list.status !== undefined ? { status: list.status } : {}),
