@@ -28,6 +28,7 @@ import { StoryIndexService } from './services/story-index.service.js';
 import { StoryStatsService } from './services/story-stats.service.js';
 import { StoryService } from './services/story.service.js';
 import { TagService } from './services/tag.service.js';
+import { isTagId } from './transport/tag-id.js';
 
 /** Composition root of the stories service: OpenSearch → repositories → services → server and consumers on the common boot (@inkwell/service). */
 runService({
@@ -50,7 +51,7 @@ runService({
     const shelfCopy = new BookshelfCopyRepository(pool);
     const stories = new StoryService(storyRepository, new TagRepository(pool), shelfCopy, storyIndex);
     const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis()), logger);
-    const tags = new TagService(new TagRepository(pool));
+    const tags = new TagService(new TagRepository(pool), isTagId);
     const engagement = new EngagementService(new EngagementRepository(pool), stories);
     if (config.SEED_DEMO_DATA) {
       const users = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: 2_000, signer: auth.signer, tls });

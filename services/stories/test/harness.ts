@@ -22,6 +22,7 @@ import { EngagementService } from '../src/services/engagement.service.js';
 import { StoryIndexService } from '../src/services/story-index.service.js';
 import { StoryService } from '../src/services/story.service.js';
 import { TagService } from '../src/services/tag.service.js';
+import { isTagId } from '../src/transport/tag-id.js';
 
 /** A stories service on a real database of its own, served over gRPC on a free port. */
 export interface StoriesHarness {
@@ -62,7 +63,7 @@ export async function startStories(database: string): Promise<StoriesHarness> {
   const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), logger);
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
   const keys = KeyRing.generate();
-  const server: GrpcServer = createStoriesServer({ logger, verifier: keys.verifier('stories'), stories, chapters, tags: new TagService(new TagRepository(pool)), engagement });
+  const server: GrpcServer = createStoriesServer({ logger, verifier: keys.verifier('stories'), stories, chapters, tags: new TagService(new TagRepository(pool), isTagId), engagement });
   const port = await server.listen('127.0.0.1:0');
   const client = createGrpcClient(StoriesService, `127.0.0.1:${port}`, keys.clientOptions('gateway'));
   return {

@@ -63,14 +63,15 @@ export function encodePosition(position: Position): string {
 
 /**
  * Decodes an `after` string made by {@link encodePosition} for the sort `sort`; undefined when it
- * is malformed or was made for another sort.
+ * is malformed, was made for another sort, or its id is not one `isId` recognises (a story or
+ * item id, a tag id: the list's own id syntax).
  */
-export function decodePosition(after: string, sort: string): Position | undefined {
+export function decodePosition(after: string, sort: string, isId: (id: string) => boolean): Position | undefined {
   const fields = decodeCursor(sort, after, 2);
   if (fields === undefined) return undefined;
   const [key, id] = fields;
   if ((key !== null && typeof key !== 'string') || typeof id !== 'string') return undefined;
-  if (!/^[1-9][0-9]{0,18}$/.test(id) && !/^[cg]:[1-9][0-9]{0,8}$/.test(id)) return undefined;
+  if (!isId(id)) return undefined;
   if (key !== null && key.length > 200) return undefined;
   return { sort, key, id };
 }

@@ -66,7 +66,7 @@ export class ChapterService {
     const limit = pageLimit(page.pageSize);
     let afterNumber: number | undefined;
     if (page.after !== '') {
-      const position = decodePosition(page.after, CHAPTER_ORDER);
+      const position = decodePosition(page.after, CHAPTER_ORDER, isEntityId);
       if (!position || position.key === null || !/^[1-9][0-9]{0,8}$/.test(position.key)) {
         throw AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
       }

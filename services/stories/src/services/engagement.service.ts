@@ -59,7 +59,7 @@ export class EngagementService {
     const limit = pageLimit(page.pageSize);
     let afterId: string | undefined;
     if (page.after !== '') {
-      const position = decodePosition(page.after, COMMENT_ORDER);
+      const position = decodePosition(page.after, COMMENT_ORDER, isEntityId);
       if (!position || !isEntityId(position.id)) throw AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
       afterId = position.id;
     }

@@ -337,7 +337,7 @@ export class StoryService {
 
   private position(input: PageInput, sort: Sort): { key: string | null; id: string } | undefined {
     if (input.after === '') return undefined;
-    const position = decodePosition(input.after, sortName(sort));
+    const position = decodePosition(input.after, sortName(sort), isEntityId);
     if (!position) throw invalidCursor();
     return { key: position.key, id: position.id };
   }
