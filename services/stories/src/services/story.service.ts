@@ -11,20 +11,17 @@ import type { StoryIndexRepository } from '../repositories/story-index.repositor
 import type { StoryChange, StoryRepository } from '../repositories/story.repository.js';
 import type { TagRepository } from '../repositories/tag.repository.js';
 
-/** The filters of GET /stories as the transport decoded them; unset fields filter nothing. */
-export interface StoryFilterInput {
+/**
+ * The filters of GET /stories as the transport decoded them; unset fields filter nothing. The
+ * value filters mean what they mean in a StoryListQuery; `ids` and `tagIds` may repeat an id, and
+ * the shelf is named by id until the service has checked it.
+ */
+export type StoryFilterInput = Pick<StoryListQuery, 'authorIds' | 'numWordsMin' | 'numWordsMax' | 'status' | 'datePublishedMin' | 'datePublishedMax'> & {
   ids: string[];
-  /** Any of these authors; absent or empty for every author. */
-  authorIds?: string[];
-  numWordsMin?: number;
-  numWordsMax?: number;
-  status?: StoryStatus;
-  datePublishedMin?: Date;
-  datePublishedMax?: Date;
   tagIds: string[];
   bookshelfId?: string;
   unread?: boolean;
-}
+};
 
 /** A page request: size (0 = default) and the opaque position of the previous page ('' = first). */
 export interface PageInput {
