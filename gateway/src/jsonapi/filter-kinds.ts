@@ -41,13 +41,6 @@ export interface DateRange {
   readonly max?: Instant;
 }
 
-/**
- * Most values of a list filter whose proto field states no `max_items` (blog tags, which the
- * blog service normalises and compares without a count of its own): a bound on the input's size
- * (docs/api/lists.md, "Filters").
- */
-export const MAX_LIST_VALUES = 100;
-
 const INTEGER = /^-?(0|[1-9]\d{0,15})$/;
 
 function kind<T>(schema: z.ZodType<T, string>, normalise: (value: T) => string, doc: FilterDoc): FilterKind<T> {

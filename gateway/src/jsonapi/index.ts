@@ -3,7 +3,7 @@ export { cursorBinding, cursorOwner } from './cursor-binding.js';
 export { CursorStore, type CursorStoreOptions } from './cursor.store.js';
 export { compareInstants, formatInstant, instantToDate, parseDateBound, type Instant } from './date-values.js';
 export { createDocumentResponder, type CursorPosition, type DocumentResponder, type DocumentResponderDeps, type ResourceResponseOptions } from './document.responder.js';
-export { filters, MAX_LIST_VALUES, type DateRange, type FilterKind, type IntegerBounds, type IntegerRange } from './filter-kinds.js';
+export { filters, type DateRange, type FilterKind, type IntegerBounds, type IntegerRange } from './filter-kinds.js';
 export { NO_INCLUDES, type IncludeTree, type SparseFieldsets } from './include-fields.parser.js';
 export { ByteAllowance, loadAllBatches, type DeferringBatch } from './byte-allowance.js';
 export { resolveIncludes, type LoadContext, type ResourceLoader, type ResourceLoaders } from './include.resolver.js';

@@ -22,7 +22,6 @@ import {
   defineWriteSpec,
   filters,
   identifierIds,
-  MAX_LIST_VALUES,
   maxChars,
   maxItems,
   wantsField,
@@ -70,20 +69,22 @@ const SORT_FIELD = protoEnumNames(BlogPostSortFieldSchema);
 export const BLOG_POST_SORT_FIELDS = SORT_FIELD.names;
 
 /**
- * `filter[tags]=a,b`: free-text blog tags (any of them matches), at most MAX_LIST_VALUES (list
+ * `filter[tags]=a,b`: free-text blog tags (any of them matches), at most the `max_items` of
+ * BlogPostFilter.tags (list
  * syntax). Put in the blog's normal form, deduplicated and sorted only so that equivalent filters
  * share a page token; which tags are valid is the blog service's to say (docs/api/blog.md).
  */
+const MAX_FILTER_TAGS = maxItems(BlogPostFilterSchema.field.tags);
 const blogTags: FilterKind<readonly string[]> = filters.custom<readonly string[]>(
   z.string().transform((text, ctx) => {
     const tags = text.split(',').map(normaliseBlogTag);
-    if (tags.length > MAX_LIST_VALUES) {
-      ctx.addIssue({ code: 'custom', message: `at most ${MAX_LIST_VALUES} values are allowed` });
+    if (tags.length > MAX_FILTER_TAGS) {
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_FILTER_TAGS} values are allowed` });
       return z.NEVER;
     }
     return [...new Set(tags)].sort();
   }),
-  { syntax: `comma-separated blog tags of at most ${BLOG_TAG_MAX_CHARS} characters (posts with any of them match), at most ${MAX_LIST_VALUES}; matched without regard to case`, example: 'writing,news' },
+  { syntax: `comma-separated blog tags of at most ${BLOG_TAG_MAX_CHARS} characters (posts with any of them match), at most ${MAX_FILTER_TAGS}; matched without regard to case`, example: 'writing,news' },
   (tags) => JSON.stringify(tags),
 );
 
@@ -143,11 +144,11 @@ export const USER_BLOG_POST_LIST = defineListSpec({
 export const BLOG_POST_DOCUMENT = defineDocumentSpec({ resource: BLOG_POST_SCHEMA, types: BLOG_POST_TYPES, includes: BLOG_POST_INCLUDES });
 
 /**
- * Most tag values a write body may carry at all: a bound on the input's size. The rule clients
- * meet is the service's (at most BLOG_POST_MAX_TAGS distinct tags after normalisation), which
- * the API document states.
+ * Most tag values a write body may carry at all (the proto's bound on the input's size). The rule
+ * clients meet is the service's (at most BLOG_POST_MAX_TAGS distinct tags after normalisation),
+ * which the API document states.
  */
-const MAX_TAG_VALUES = 100;
+const MAX_TAG_VALUES = maxItems(CreateBlogPostRequestSchema.field.tags);
 
 /** The `tags` attribute of a write: an array of strings, described with the service's limits. */
 const BLOG_POST_TAGS = z

@@ -85,9 +85,10 @@ describe('ListBlogPosts over gRPC: filters, sorts, search and keyset pages', () 
       await expect(h.client.listBlogPosts({ query: ` ${'𝔁'.repeat(500)} ` }, reader)).resolves.toMatchObject({ blogPosts: [] });
     });
 
-    it('refuses a blank or over-long tag in filter[tags] and filter[site_post_tag], naming the parameter (docs/api/blog.md)', async () => {
+    it('refuses a blank or over-long tag, or more than 100 tags, in filter[tags] and filter[site_post_tag], naming the parameter (docs/api/blog.md)', async () => {
       const cases: [{ tags?: string[]; sitePostTag?: string }, string][] = [
         [{ tags: ['a', ' '] }, 'filter[tags]'],
+        [{ tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'filter[tags]'],
         [{ tags: ['x'.repeat(51)] }, 'filter[tags]'],
         [{ sitePostTag: ' ' }, 'filter[site_post_tag]'],
       ];

@@ -79,6 +79,8 @@ describe('BlogService writes, rules and views over gRPC', () => {
     await expect(h.client.createBlogPost({ title: 'x'.repeat(201), content: 'ok' }, user('1'))).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/title' }] });
     await expect(h.client.createBlogPost({ title: 'ok', content: 'x'.repeat(MiB + 1) }, user('1'))).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/content' }] });
     await expect(h.client.createBlogPost({ title: 'ok', content: 'ok', tags: ['a,b'] }, user('1'))).rejects.toMatchObject({ details: [{ pointer: '/data/attributes/tags/0' }] });
+    const tooMany = Array.from({ length: 101 }, () => 'same');
+    await expect(h.client.createBlogPost({ title: 'ok', content: 'ok', tags: tooMany }, user('1'))).rejects.toMatchObject({ details: [{ reason: 'validation_failed', pointer: '/data/attributes/tags' }] });
   });
 
   it('counts the title in characters after trimming, the content in bytes of UTF-8, and at most 25 stories', async () => {
