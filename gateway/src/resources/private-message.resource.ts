@@ -1,5 +1,5 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { ListPrivateMessagesRequestSchema, PrivateMessageSchema, PrivateMessageSortFieldSchema, SortDirection, type PrivateMessage, type SendPrivateMessageRequestSchema } from '@inkwell/proto/messaging';
+import { ListPrivateMessagesRequestSchema, PrivateMessageFilterSchema, PrivateMessageSchema, PrivateMessageSortFieldSchema, SortDirection, type PrivateMessage, type SendPrivateMessageRequestSchema } from '@inkwell/proto/messaging';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type ResourceObject } from '../jsonapi/document.builder.js';
 import {
@@ -9,6 +9,7 @@ import {
   defineResourceSchema,
   defineWriteSpec,
   filters,
+  maxChars,
   numberedPagination,
   wantsField,
   writeValues,
@@ -57,9 +58,6 @@ const SORT_FIELD = protoEnumNames(PrivateMessageSortFieldSchema);
 /** The sort fields of mailbox lists: date_sent, read. */
 export const PRIVATE_MESSAGE_SORT_FIELDS = SORT_FIELD.names;
 
-/** Longest `filter[subject]` (no subject is longer) and `filter[content]`, in characters. */
-const MAX_SUBJECT_FILTER_CHARS = 200;
-const MAX_CONTENT_FILTER_CHARS = 1000;
 
 /**
  * `page[size]` of a mailbox left out (docs/api/messages.md, "Listing: sort and pages"; the
@@ -83,8 +81,8 @@ export const PRIVATE_MESSAGE_LIST = defineListSpec({
   includes: PRIVATE_MESSAGE_INCLUDES,
   filters: {
     sender: filters.id(),
-    subject: filters.string(MAX_SUBJECT_FILTER_CHARS),
-    content: filters.string(MAX_CONTENT_FILTER_CHARS),
+    subject: filters.string(maxChars(PrivateMessageFilterSchema.field.subjectContains)),
+    content: filters.string(maxChars(PrivateMessageFilterSchema.field.contentContains)),
     date_sent: filters.dateRange(),
     read: filters.boolean(),
     sent: filters.boolean(),

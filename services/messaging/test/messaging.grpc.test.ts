@@ -270,6 +270,14 @@ describe('ListPrivateMessages', () => {
     });
   });
 
+  it('bounds the text filters: filter[subject] at 200 characters, filter[content] at 1000', async () => {
+    await expect(list(eve, { filter: { subjectContains: 'x'.repeat(200), contentContains: 'x'.repeat(1000) } })).resolves.toMatchObject({ ids: [] });
+    await expect(list(eve, { filter: { subjectContains: 'x'.repeat(201), contentContains: 'x'.repeat(1001) } })).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+      details: [expect.objectContaining({ reason: 'invalid_parameter', parameter: 'filter[subject]' }), expect.objectContaining({ reason: 'invalid_parameter', parameter: 'filter[content]' })],
+    });
+  });
+
   it('sorts by date_sent ascending with ties by id ascending', async () => {
     const sort = { field: PrivateMessageSortField.DATE_SENT, direction: SortDirection.ASCENDING };
     expect((await list(eve, { sort })).ids).toEqual(ids('f1', 'g1', 'f2', 'self', 'f3', 'f4'));
