@@ -213,12 +213,21 @@ function binarySize(bytes: number): string {
  * The refusal of `message` by the buf.validate rules of its schema alone (no access check),
  * reported exactly as the server reports a request's violations; undefined when it is valid. For
  * entry points that are not RPCs, such as the operator CLIs, which call a service directly and
- * must refuse what the RPC would (docs/api/foundation.md, "One contract").
+ * must refuse what the RPC would (docs/api/foundation.md, "One contract"). `validator` defaults
+ * to one request validator for the process.
  */
-export function messageRefusal(schema: DescMessage, message: Message, validator: Validator): AppError | undefined {
+export function messageRefusal(schema: DescMessage, message: Message, validator: Validator = processValidator()): AppError | undefined {
   const result = validator.validate(schema, message);
   if (result.kind === 'valid') return undefined;
   if (result.kind === 'error') throw result.error;
   const targets = new Targets(schema);
   return violationsError(result.violations.map((violation) => targets.detailOf(violation)));
+}
+
+let sharedValidator: Validator | undefined;
+
+/** The request validator of `messageRefusal` callers, made on first use. */
+function processValidator(): Validator {
+  sharedValidator ??= createRequestValidator();
+  return sharedValidator;
 }

@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { create } from '@bufbuild/protobuf';
-import { createValidator } from '@bufbuild/protovalidate';
 import { messageRefusal } from '@inkwell/grpc';
 import { CreateBlogPostRequestSchema } from '@inkwell/proto/blog';
-import { predefinedRules } from '@inkwell/proto/options';
 import type { BlogPost } from '../domain/blog-post.js';
 import type { SitePostInput } from '../services/blog-post.service.js';
 
@@ -40,7 +38,7 @@ export async function parseCreateSitePostArgs(args: readonly string[]): Promise<
   if (values.title === undefined) throw new UsageError('--title is required.');
   if ((values.content === undefined) === (values['content-file'] === undefined)) throw new UsageError('Give exactly one of --content and --content-file.');
   const content = values.content ?? (await readFile(values['content-file'] as string, 'utf8'));
-  const refused = messageRefusal(CreateBlogPostRequestSchema, create(CreateBlogPostRequestSchema, { title: values.title, content }), createValidator({ registry: predefinedRules }));
+  const refused = messageRefusal(CreateBlogPostRequestSchema, create(CreateBlogPostRequestSchema, { title: values.title, content }));
   if (refused !== undefined) throw refused;
   return { title: values.title, content, ...(values.tag === undefined ? {} : { tag: values.tag }) };
 }

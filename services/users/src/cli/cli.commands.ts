@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
 import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { createValidator } from '@bufbuild/protovalidate';
 import { z } from 'zod';
 import { parseScopes, SCOPE_NAMES } from '@inkwell/auth-tokens';
 import { messageRefusal } from '@inkwell/grpc';
-import { predefinedRules } from '@inkwell/proto/options';
 import { CreateClientRequestSchema, CreatePersonalTokenRequestSchema, RegisterUserRequestSchema } from '@inkwell/proto/users';
 import type { UsersServices } from '../services.js';
 
@@ -116,14 +114,12 @@ function validate<S extends z.ZodType>(command: string, schema: S, values: unkno
   throw new UsageError(`${command}: ${problems.join('; ')}`);
 }
 
-const requestValidator = createValidator({ registry: predefinedRules });
-
 /**
  * Refuses what the matching RPC would refuse by its request's rules (users_service.proto), with
  * the same AppError: the CLI calls the services directly, past the gRPC server that checks them.
  */
 function checkRules<Desc extends DescMessage>(schema: Desc, init: MessageInitShape<Desc>): void {
-  const refused = messageRefusal(schema, create(schema, init), requestValidator);
+  const refused = messageRefusal(schema, create(schema, init));
   if (refused !== undefined) throw refused;
 }
 
