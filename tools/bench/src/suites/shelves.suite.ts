@@ -82,7 +82,8 @@ export const shelvesSuite: Suite = {
         readers: await column('SELECT author_id AS v FROM stories GROUP BY author_id ORDER BY md5(author_id::text) LIMIT $1', [READERS]),
         commonTags: await column('SELECT id AS v FROM tags ORDER BY num_stories DESC, id LIMIT 1'),
         // Tags in 0.1–1% of the stories (those nearest 0.3%): the case the planner used to walk thousands of items for.
-        midTags: await column('SELECT id AS v FROM tags WHERE num_stories > 0 ORDER BY abs(num_stories - $1), id LIMIT 6', [stories * 0.003]),
+        // Rounded: num_stories is an integer column, and any published-story count (3,000,003 after `npm run dev`) must work.
+        midTags: await column('SELECT id AS v FROM tags WHERE num_stories > 0 ORDER BY abs(num_stories - $1), id LIMIT 6', [Math.round(stories * 0.003)]),
         rareTags: await column('SELECT id AS v FROM tags WHERE num_stories > 0 ORDER BY num_stories, id LIMIT 4'),
       };
     });
