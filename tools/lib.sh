@@ -17,34 +17,61 @@ ensure_dependencies() {
   fi
 }
 
+# True when a Docker engine answers a ping where testcontainers looks for it: DOCKER_HOST (unix:// or
+# tcp://) or the default socket. Asks the engine itself, so an installed CLI without an engine is no.
 docker_answers() {
-  command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1
+  local host=${DOCKER_HOST:-unix:///var/run/docker.sock}
+  case $host in
+    unix://*) [ -S "${host#unix://}" ] && curl -fsS --max-time 5 --unix-socket "${host#unix://}" http://engine/_ping >/dev/null 2>&1 ;;
+    tcp://*) curl -fsS --max-time 5 "http://${host#tcp://}/_ping" >/dev/null 2>&1 ;;
+    *) return 1 ;;
+  esac
 }
 
-# With a Docker engine: Postgres, Redis, Kafka and OpenSearch from testcontainers, kept alive by a background
-# process that lives as long as this shell (and is stopped with it).
+# The background process that keeps the testcontainers stack alive (stopped when this shell exits).
+STACK_CONTAINERS_PID=""
+
+# With a Docker engine: Postgres, Redis, Kafka and OpenSearch from testcontainers, kept alive by a
+# background process that lives as long as this shell. Fails (status 1, the reason in
+# .stack/testcontainers.log) when they cannot start, e.g. on an engine that cannot pull images.
 start_testcontainers() {
   rm -f .stack/env
-  node --import tsx tools/stack/src/testcontainers.ts &
-  local pid=$!
-  trap 'kill "$pid" 2>/dev/null || true' EXIT
+  mkdir -p .stack
+  node --import tsx tools/stack/src/testcontainers.ts 2>.stack/testcontainers.log &
+  STACK_CONTAINERS_PID=$!
+  trap 'if [ -n "$STACK_CONTAINERS_PID" ]; then kill "$STACK_CONTAINERS_PID" 2>/dev/null || true; fi' EXIT
   for _ in $(seq 1 300); do
     [ -f .stack/env ] && return 0
-    kill -0 "$pid" 2>/dev/null || { echo "testcontainers stack failed to start" >&2; return 1; }
+    kill -0 "$STACK_CONTAINERS_PID" 2>/dev/null || { wait "$STACK_CONTAINERS_PID" 2>/dev/null || true; STACK_CONTAINERS_PID=""; return 1; }
     sleep 1
   done
-  echo "testcontainers stack not ready after 300 s" >&2
+  echo "[stack] testcontainers stack not ready after 300 s" >>.stack/testcontainers.log
+  kill "$STACK_CONTAINERS_PID" 2>/dev/null || true
+  STACK_CONTAINERS_PID=""
   return 1
 }
 
+# The last line testcontainers wrote: why its stack did not start.
+testcontainers_failure() {
+  tail -n 1 .stack/testcontainers.log 2>/dev/null | sed 's/^\[stack\] //'
+}
+
 # Makes Postgres, Redis, Kafka and OpenSearch available and exports DATABASE_URL, REDIS_URL,
-# KAFKA_BROKERS, OPENSEARCH_URL. Given variables win; else a Docker engine means testcontainers;
-# else tools/stack/up.sh reuses or starts this machine's servers (Kafka and OpenSearch from Maven Central).
+# KAFKA_BROKERS, OPENSEARCH_URL. Given variables win; else a Docker engine means testcontainers,
+# and when that stack cannot start (an engine that cannot pull: air-gapped, no registry) one line
+# says so and the local stack is used; else tools/stack/up.sh reuses or starts this machine's
+# servers (Kafka and OpenSearch from Maven Central).
 ensure_stack() {
+  local local_stack=yes
   if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}${OPENSEARCH_URL:-}" ] && docker_answers; then
     step "Bringing up the stack from testcontainers (a Docker engine answers)"
-    start_testcontainers
-  else
+    if start_testcontainers; then
+      local_stack=no
+    else
+      echo "[stack] the Docker engine answers but the testcontainers stack did not start ($(testcontainers_failure)); using the local stack" >&2
+    fi
+  fi
+  if [ "$local_stack" = yes ]; then
     step "Bringing up the local stack (Postgres, Redis, Kafka, OpenSearch)"
     bash tools/stack/up.sh >/dev/null
   fi

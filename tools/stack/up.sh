@@ -49,12 +49,8 @@ DEFAULT_OPENSEARCH_URL="http://127.0.0.1:$OPENSEARCH_HTTP_PORT"
 log() { printf '[stack] %s\n' "$*" >&2; }
 die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 
-# With a Docker engine the Node test setup starts testcontainers itself.
-# Given variables always win, so the Docker check only applies when none is set.
-if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}${OPENSEARCH_URL:-}" ] && command -v docker >/dev/null 2>&1 && timeout 15 docker info >/dev/null 2>&1; then
-  log "Docker engine answers: the testcontainers path is used; nothing to start here."
-  exit 0
-fi
+# This script always starts (or reuses) this machine's servers: tools/lib.sh's ensure_stack decides
+# between it and testcontainers, and falls back to it when an engine cannot give the containers.
 
 mkdir -p "$STACK_DIR" "$KAFKA_HOME" "$OPENSEARCH_HOME"
 # Serialize concurrent runs (parallel test jobs) so only one broker is ever started.
