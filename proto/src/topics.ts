@@ -14,6 +14,7 @@ export const Topics = {
   bookshelvesItem: 'bookshelves.item.v1',
   blogPost: 'blog.post.v1',
   messagingMessage: 'messaging.message.v1',
+  webhooksEndpoint: 'webhooks.endpoint.v1',
 } as const;
 
 /** One of the topic names in {@link Topics}. */
@@ -54,4 +55,5 @@ export const topicOfEvent: Readonly<Record<EventPayloadCase, TopicName>> = {
   blogPostViewed: Topics.blogPost,
   messageSent: Topics.messagingMessage,
   messageReadChanged: Topics.messagingMessage,
+  webhookEndpointDisabled: Topics.webhooksEndpoint,
 };
