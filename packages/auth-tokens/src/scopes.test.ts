@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { isScope, parseScopes, SCOPE_NAMES, SCOPES } from './scopes.js';
 
 describe('SCOPES', () => {
-  it('are the eleven scopes of docs/api/accounts.md, each explained', () => {
+  it('are the twelve scopes of docs/api/accounts.md, each explained', () => {
     expect(SCOPE_NAMES).toEqual([
       'read_stories', 'write_stories', 'read_bookshelves', 'write_bookshelves', 'write_blog_posts',
       'read_user', 'write_user', 'read_pms', 'write_pms', 'write_comments', 'write_ratings',
+      'read_notifications',
     ]);
     for (const name of SCOPE_NAMES) expect(SCOPES[name].length).toBeGreaterThan(10);
   });

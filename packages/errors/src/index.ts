@@ -51,6 +51,8 @@ export interface ErrorDetail {
 export interface AppErrorOptions {
   cause?: unknown;
   details?: ErrorDetail[];
+  /** See {@link AppError.expected}; default false. */
+  expected?: boolean;
 }
 
 /**
@@ -61,11 +63,18 @@ export class AppError extends Error {
   override readonly name = 'AppError';
   readonly code: ErrorCode;
   readonly details: ErrorDetail[];
+  /**
+   * A state the system expects and leaves by itself, not a fault (a search index still being
+   * built on a first start): where it is answered it is logged at info, as one line without a
+   * stack, like a refusal, whatever its code. Never sent to clients.
+   */
+  readonly expected: boolean;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details ?? [];
+    this.expected = options.expected ?? false;
   }
 
   /** A 404-style error for a resource of the given type, e.g. `AppError.notFound('user')`. */

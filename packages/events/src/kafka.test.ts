@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '@inkwell/logging';
-import { createKafka, kafkaClientConfig } from './kafka.js';
+import { logLevel } from 'kafkajs';
+import { createKafka, kafkaClientConfig, kafkaLogRoute } from './kafka.js';
 
 describe('kafkaClientConfig', () => {
   it('connects in plaintext without authentication when nothing is configured (local dev)', () => {
@@ -40,5 +41,56 @@ describe('createKafka logs', () => {
       { level: 'error', msg: refused },
     ]);
     expect(lines.find((line) => line.msg === lostBroker)?.fields).not.toHaveProperty('stack');
+  });
+});
+
+describe('kafkaLogRoute', () => {
+  const loading = "The coordinator is loading and hence can't process requests for this group";
+
+  it('logs a consumer crash over a group coordinator that is still loading as info without its stack', () => {
+    for (const cause of [
+      `KafkaJSProtocolError: ${loading}`,
+      `KafkaJSNumberOfRetriesExceeded: ${loading}`,
+      'KafkaJSProtocolError: The group coordinator is not available',
+      'KafkaJSProtocolError: This is not the correct coordinator for this group',
+    ]) {
+      expect(kafkaLogRoute(logLevel.ERROR, `Crash: ${cause}`), cause).toEqual({ level: 'info', dropStack: true });
+    }
+  });
+
+  it('logs a request the coordinator refused while loading as info, and other failed requests as errors', () => {
+    expect(kafkaLogRoute(logLevel.ERROR, 'Response JoinGroup(key: 11, version: 5)', loading)).toEqual({ level: 'info', dropStack: true });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Response OffsetFetch(key: 9, version: 4)', 'The group coordinator is not available')).toEqual({ level: 'info', dropStack: true });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Response JoinGroup(key: 11, version: 5)', 'The group member needs to have a valid member id before actually entering a consumer group')).toEqual({ level: 'error', dropStack: false });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Response Produce(key: 0, version: 7)', 'Not authorized to access topics: [Topic authorization failed]')).toEqual({ level: 'error', dropStack: false });
+  });
+
+  it('keeps the other routes: connection failures and restarts debug, a lost broker one warning, anything else an error with its stack', () => {
+    expect(kafkaLogRoute(logLevel.ERROR, 'Restarting the consumer in 300ms')).toEqual({ level: 'debug', dropStack: true });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Connection error: connect ECONNREFUSED 127.0.0.1:9092')).toEqual({ level: 'debug', dropStack: true });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Crash: KafkaJSNumberOfRetriesExceeded: Connection timeout')).toEqual({ level: 'warn', dropStack: true });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Crash: KafkaJSProtocolError: Not authorized to access group')).toEqual({ level: 'error', dropStack: false });
+    // The coordinator text elsewhere than in a consumer crash is not the expected start-up condition.
+    expect(kafkaLogRoute(logLevel.ERROR, loading)).toEqual({ level: 'error', dropStack: false });
+    expect(kafkaLogRoute(logLevel.WARN, 'Limiting retries for the idempotent producer to 5')).toEqual({ level: 'debug', dropStack: false });
+    expect(kafkaLogRoute(logLevel.WARN, 'Consumer group received unsubscribed topics')).toEqual({ level: 'warn', dropStack: false });
+  });
+
+  it('prints info lines only, without a stack, when a consumer joins while the coordinator is loading', () => {
+    const { logger, lines } = createRecordingLogger('events-test');
+    const kafkajs = createKafka({ brokers: 'a:9092', clientId: 'c', logger }).logger();
+    const crash = `Crash: KafkaJSProtocolError: ${loading}`;
+    const response = 'Response JoinGroup(key: 11, version: 5)';
+    kafkajs.error(response, { broker: '127.0.0.1:19092', clientId: 'c', error: loading, correlationId: 3, size: 30 });
+    kafkajs.error(crash, { groupId: 'g', retryCount: 0, stack: 'KafkaJSProtocolError: …\n    at …' });
+    kafkajs.error('Restarting the consumer in 300ms', { groupId: 'g', retryTime: 300 });
+    const shown = lines.filter((line) => line.level !== 'debug');
+    expect(shown.map(({ level, msg }) => ({ level, msg }))).toEqual([
+      { level: 'info', msg: response },
+      { level: 'info', msg: crash },
+    ]);
+    expect(shown[0]?.fields).toMatchObject({ error: loading });
+    expect(shown[1]?.fields).not.toHaveProperty('stack');
+    expect(shown[1]?.fields).toMatchObject({ groupId: 'g' });
   });
 });

@@ -77,6 +77,60 @@ const CONSUMER_CRASH = /^Crash: \w+: /;
 const CONSUMER_RESTART = 'Restarting the consumer';
 
 /**
+ * The retriable answers of a group coordinator that is not ready yet: after a broker starts (a
+ * fresh `npm run dev`, a restart) it loads the consumer offsets before it serves groups, and
+ * kafkajs logs each request the broker answers so (a consumer's JoinGroup or OffsetFetch), then
+ * crashes the consumer and restarts it. That is expected and recovers by itself within seconds,
+ * so those lines are info (one line each, no stack) and the restart line debug. The texts are
+ * kafkajs's messages of the Kafka protocol errors GROUP_LOAD_IN_PROGRESS (14),
+ * GROUP_COORDINATOR_NOT_AVAILABLE (15) and NOT_COORDINATOR_FOR_GROUP (16), all retriable.
+ * (Reproduced: a consumer joining right after a broker restart crashes with the first.)
+ */
+const COORDINATOR_NOT_READY = [
+  "The coordinator is loading and hence can't process requests for this group",
+  'The group coordinator is not available',
+  'This is not the correct coordinator for this group',
+];
+
+/** Where one kafkajs log line goes: the pino level, and whether its stack is dropped. */
+export interface KafkaLogRoute {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  dropStack: boolean;
+}
+
+/** kafkajs's line for a request the broker answered with an error (`Response JoinGroup(key: 11, version: 5)`), the error in its `error` field. */
+const FAILED_RESPONSE = /^Response \w+\(key: \d+, version: \d+\)$/;
+
+/** Whether a broker's error text is one of {@link COORDINATOR_NOT_READY}. */
+function isCoordinatorNotReady(text: string): boolean {
+  return COORDINATOR_NOT_READY.some((ready) => text.startsWith(ready));
+}
+
+/**
+ * How a kafkajs log line of `level` with `message` (and, for a failed request, the broker's
+ * `error` text) is logged (see {@link createKafka}): conditions the system expects and recovers
+ * from are never errors, and never carry a stack:
+ * - an unreachable broker (connection refused or timed out) and the consumer's restart: debug;
+ * - a consumer crash over an unreachable broker: one warning (its retry is the recovery);
+ * - a group coordinator that is still loading, as a failed request (`Response JoinGroup(…)`,
+ *   `Response OffsetFetch(…)`) or as the consumer crash it causes: info;
+ * - the producer's warning about bounded idempotent retries: debug;
+ * - every other error and warning as it came, info and debug as debug.
+ */
+export function kafkaLogRoute(level: logLevel, message: string, error?: unknown): KafkaLogRoute {
+  if (isConnectionFailure(message) || message.startsWith(CONSUMER_RESTART)) return { level: 'debug', dropStack: true };
+  if (FAILED_RESPONSE.test(message) && typeof error === 'string' && isCoordinatorNotReady(error)) return { level: 'info', dropStack: true };
+  if (CONSUMER_CRASH.test(message)) {
+    const cause = message.replace(CONSUMER_CRASH, '');
+    if (isConnectionFailure(cause)) return { level: 'warn', dropStack: true };
+    if (isCoordinatorNotReady(cause)) return { level: 'info', dropStack: true };
+  }
+  if (level === logLevel.ERROR) return { level: 'error', dropStack: false };
+  if (level === logLevel.WARN && !EXPECTED_WARNINGS.some((text) => message.startsWith(text))) return { level: 'warn', dropStack: false };
+  return { level: 'debug', dropStack: false };
+}
+
+/**
  * How every client of `createKafka` (consumers, producers, admin) retries a failed connection or
  * request, also inside tests (kafkajs has other defaults when NODE_ENV is `test`): from 300 ms,
  * doubling, at most 2 s apart, 5 retries before the operation fails. A consumer whose retries ran
@@ -131,14 +185,10 @@ export function createKafka(options: KafkaOptions): Kafka {
     logLevel: logLevel.WARN,
     logCreator: () => (entry: LogEntry) => {
       const { message, timestamp: _timestamp, logger: _name, ...extra } = entry.log;
-      const fields = { namespace: entry.namespace, ...extra };
-      if (isConnectionFailure(message) || message.startsWith(CONSUMER_RESTART)) logger.debug(fields, message);
-      else if (CONSUMER_CRASH.test(message) && isConnectionFailure(message.replace(CONSUMER_CRASH, ''))) {
-        const { stack: _stack, ...withoutStack } = fields as typeof fields & { stack?: unknown };
-        logger.warn(withoutStack, message);
-      } else if (entry.level === logLevel.ERROR) logger.error(fields, message);
-      else if (entry.level === logLevel.WARN && !EXPECTED_WARNINGS.some((text) => message.startsWith(text))) logger.warn(fields, message);
-      else logger.debug(fields, message);
+      const route = kafkaLogRoute(entry.level, message, extra.error);
+      const { stack, ...rest } = extra as typeof extra & { stack?: unknown };
+      const fields = { namespace: entry.namespace, ...rest, ...(route.dropStack || stack === undefined ? {} : { stack }) };
+      logger[route.level](fields, message);
     },
   });
   if (options.namespace) namespaces.set(kafka, options.namespace);

@@ -63,13 +63,20 @@ export function compileContract(method: DescMethod, validator: Validator): Metho
   };
 }
 
-/** The access check of `method`, or undefined when it declares none. */
+/** The detail of a call that only the user themself may make, but that came through an app. */
+const FIRST_PARTY_REQUIRED = 'Only you can do this, with a personal access token or on your signed-in pages: an app cannot, whatever its scopes.';
+
+/**
+ * The access check of `method`, or undefined when it declares none: first-party (a caller with
+ * an app is forbidden, before anything else), then the scope, then a signed-in user.
+ */
 function compileAccess(method: DescMethod): ((caller: CallerContext) => AppError | undefined) | undefined {
   if (!hasOption(method, access)) return undefined;
-  const { scope, user } = getOption(method, access);
+  const { scope, user, firstParty } = getOption(method, access);
   const needed = scope === Scope.UNSPECIFIED ? undefined : scopeName(scope);
-  if (needed === undefined && !user) return undefined;
+  if (needed === undefined && !user && !firstParty) return undefined;
   return (caller) => {
+    if (firstParty && caller.appId !== undefined) return AppError.forbidden(FIRST_PARTY_REQUIRED);
     if (needed !== undefined && !caller.scopes.includes(needed)) return AppError.insufficientScope(needed);
     if (user && caller.userId === undefined) {
       return new AppError(ErrorCode.UNAUTHENTICATED, USER_REQUIRED, { details: [{ reason: 'invalid_token', detail: USER_REQUIRED }] });

@@ -332,8 +332,9 @@ export class GrpcServer {
     const code = status[grpcStatus.code];
     if (grpcStatus.internal || grpcStatus.code === status.INTERNAL) {
       logger.error({ code, durationMs, err: outcome.error }, 'grpc call failed');
-    } else if (isAppError(outcome.error) && REFUSALS.has(outcome.error.code)) {
-      // The answer to the caller's own request (a 4xx at the edge): no fault here, no stack trace.
+    } else if (isAppError(outcome.error) && (REFUSALS.has(outcome.error.code) || outcome.error.expected)) {
+      // The answer to the caller's own request (a 4xx at the edge), or a state the service
+      // expects and leaves by itself (AppError.expected): no fault here, no stack trace.
       logger.info({ code, durationMs, reason: outcome.error.message }, 'grpc call refused');
     } else {
       logger.warn({ code, durationMs, err: outcome.error }, 'grpc call failed');

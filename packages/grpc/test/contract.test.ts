@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { createRecordingLogger } from '@inkwell/logging';
 import { ContractProbeService, SaveProbeRequestSchema } from '@inkwell/proto/testing';
+import { UsersService } from '@inkwell/proto/users';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { compileContract, createRequestValidator } from '../src/contract.js';
 import { AssertionVerifier, createGrpcClient, createGrpcServer, type CallerContext, type GrpcClient, type GrpcServer } from '../src/index.js';
@@ -254,5 +255,24 @@ describe('compileContract', () => {
 
     // A generous ceiling: about 10 µs on a laptop; milliseconds would mean recompiling per call.
     expect(microsPerCall).toBeLessThan(200);
+  });
+});
+
+describe('first_party access', () => {
+  // A real RPC that declares it: only the user themself may list the apps they authorized.
+  const contract = compileContract(UsersService.method.listAuthorizations, createRequestValidator());
+  const refusal = (caller: CallerContext) => {
+    const refused = contract.refuseCaller(caller);
+    return refused && { code: refused.code, reason: refused.details[0]?.reason };
+  };
+
+  it('refuses every caller with an app as forbidden, whatever its scopes, and lets the user themself through', () => {
+    expect(refusal(user('read_user').caller)).toEqual({ code: ErrorCode.PERMISSION_DENIED, reason: 'forbidden' });
+    expect(refusal(user().caller)).toEqual({ code: ErrorCode.PERMISSION_DENIED, reason: 'forbidden' });
+    expect(refusal(appOnly('read_user').caller)).toEqual({ code: ErrorCode.PERMISSION_DENIED, reason: 'forbidden' });
+    // A personal token or a signed-in page: a user and no app.
+    expect(refusal({ requestId: 'r', userId: '7', scopes: ['read_user'] })).toBeUndefined();
+    expect(refusal({ requestId: 'r', userId: '7', scopes: [] })).toEqual({ code: ErrorCode.PERMISSION_DENIED, reason: 'insufficient_scope' });
+    expect(refusal({ requestId: 'r', scopes: ['read_user'] })).toEqual({ code: ErrorCode.UNAUTHENTICATED, reason: 'invalid_token' });
   });
 });

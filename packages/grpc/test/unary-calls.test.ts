@@ -127,6 +127,21 @@ describe('unary calls', () => {
     expect((failure?.fields.err as Error).message).toContain('secret_column');
   });
 
+  it('logs an expected UNAVAILABLE (a state the service leaves by itself) as one info line without a stack', async () => {
+    testServer.setGetUser(async () => {
+      throw new AppError(ErrorCode.UNAVAILABLE, 'Story search is not ready yet.', { cause: new Error('index_not_found_exception'), expected: true });
+    });
+
+    const error = await rejection(users.getUser({ id: '1' }, { caller: { requestId: 'req-expected', scopes: [] } }));
+
+    expect(error.code).toBe(ErrorCode.UNAVAILABLE);
+    expect(error.message).toBe('Story search is not ready yet.');
+    const lines = testServer.lines.filter((line) => line.fields.requestId === 'req-expected' && line.level !== 'debug');
+    expect(lines.map(({ level, msg }) => ({ level, msg }))).toEqual([{ level: 'info', msg: 'grpc call refused' }]);
+    expect(lines[0]?.fields.err).toBeUndefined();
+    expect(lines[0]?.fields).toMatchObject({ code: 'UNAVAILABLE', reason: 'Story search is not ready yet.' });
+  });
+
   it('turns a response that cannot be encoded into INTERNAL', async () => {
     testServer.setGetUser(async () => ({ user: { id: 'not a number' } }));
 

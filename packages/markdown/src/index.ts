@@ -114,3 +114,4 @@ export async function renderMarkdownFields<const Fields extends readonly Markdow
   if (details.length > 1) throw new AppError(ErrorCode.INVALID_ARGUMENT, details.map((detail) => detail.detail).join(' '), { details });
   return html as { -readonly [K in keyof Fields]: string };
 }
+export { headingSlug, renderDocument, type DocumentHeading, type DocumentLinks, type RenderedDocument } from './document.js';

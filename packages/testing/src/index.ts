@@ -5,7 +5,7 @@ export { ensureDatabase, dropSchemas, withDatabase, provisionServiceRoles, LOCAL
 export { startProcess, freePort, type RunningProcess, type StartProcessOptions } from './processes.js';
 export { startSystem, GATEWAY_METRICS_PORT, SERVICES, type RunningSystem, type SystemOptions } from './system.js';
 export { KeyRing, ISSUERS } from './key-ring.js';
-export { createTestUser, createAppToken, type TestUser, type TestUserOptions, type AppToken, type AppTokenOptions, type UsersTarget } from './test-users.js';
+export { createTestUser, createAppToken, createTestApp, authorizeApp, type TestUser, type TestUserOptions, type AppToken, type AppTokenOptions, type AppAuthorizationOptions, type UsersTarget } from './test-users.js';
 export { createTestTopics, type TestTopics } from './test-topics.js';
 export { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders } from './markdown.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

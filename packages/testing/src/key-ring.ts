@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AssertionSigner, AssertionVerifier, type GrpcClientOptions, type TrustedKeys } from '@inkwell/grpc';
 
 /** Every process of a system that makes or serves gRPC calls: its issuer name (docs/api/foundation.md, "Internal calls"). */
-export const ISSUERS: readonly string[] = ['gateway', 'users', 'stories', 'bookshelves', 'blog', 'messaging'];
+export const ISSUERS: readonly string[] = ['gateway', 'users', 'stories', 'bookshelves', 'blog', 'messaging', 'webhooks'];
 
 interface IssuerKey {
   keyId: string;

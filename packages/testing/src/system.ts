@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createGrpcClient } from '@inkwell/grpc';
 import { Health } from '@inkwell/proto/health';
@@ -38,6 +38,7 @@ export const SERVICES: readonly ServiceProcess[] = [
   { name: 'bookshelves', entry: 'services/bookshelves/src/main.ts', portVariable: 'BOOKSHELVES_GRPC_PORT', addressVariable: 'BOOKSHELVES_SERVICE_ADDR', defaultPort: 50053, schema: 'bookshelves', metricsPortVariable: 'BOOKSHELVES_METRICS_PORT', defaultMetricsPort: 9153 },
   { name: 'messaging', entry: 'services/messaging/src/main.ts', portVariable: 'MESSAGING_GRPC_PORT', addressVariable: 'MESSAGING_SERVICE_ADDR', defaultPort: 50055, schema: 'messaging', metricsPortVariable: 'MESSAGING_METRICS_PORT', defaultMetricsPort: 9155 },
   { name: 'blog', entry: 'services/blog/src/main.ts', portVariable: 'BLOG_GRPC_PORT', addressVariable: 'BLOG_SERVICE_ADDR', defaultPort: 50054, schema: 'blog', metricsPortVariable: 'BLOG_METRICS_PORT', defaultMetricsPort: 9154 },
+  { name: 'webhooks', entry: 'services/webhooks/src/main.ts', portVariable: 'WEBHOOKS_GRPC_PORT', addressVariable: 'WEBHOOKS_SERVICE_ADDR', defaultPort: 50056, schema: 'webhooks', metricsPortVariable: 'WEBHOOKS_METRICS_PORT', defaultMetricsPort: 9156 },
 ];
 
 /** Options of {@link startSystem}. */
@@ -124,6 +125,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const addresses: Record<string, string> = {};
   const addressesByName: Record<string, string> = {};
   try {
+    const gatewayPort = options.ports === 'fixed' ? (options.gatewayPort ?? 8080) : await freePort();
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     for (const service of SERVICES) {
       const port = options.ports === 'fixed' ? service.defaultPort : await freePort();
       const address = `127.0.0.1:${port}`;
@@ -134,7 +137,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           name: service.name,
           entry: service.entry,
           echo: options.echo ?? false,
-          env: { ...keys.env(service.name), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData) },
+          env: { ...keys.env(service.name), ...ownEnv(service.name, keys), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData), PUBLIC_BASE_URL: gatewayUrl },
           // A client per check: the check runs again when the process is restarted later.
           ready: () => checkHealth(address),
           ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
@@ -144,8 +147,6 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       addressesByName[service.name] = address;
     }
 
-    const gatewayPort = options.ports === 'fixed' ? (options.gatewayPort ?? 8080) : await freePort();
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     // Always served: several tests read the gateway's metrics, and a free port keeps parallel systems apart.
     const gatewayMetricsPort = options.ports === 'fixed' ? GATEWAY_METRICS_PORT : await freePort();
     started.push(
@@ -175,6 +176,17 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     await stopSystem();
     throw error;
   }
+}
+
+/**
+ * Variables of one service alone: the webhooks service's secret-sealing key (docs/api/webhooks.md,
+ * "Stored secrets"), derived from its internal-auth key kept in `.stack/keys/`, so that a local
+ * system opens the secrets it stored on an earlier run (a deployment's key is a secret of its own).
+ */
+function ownEnv(service: string, keys: KeyRing): Record<string, string> {
+  if (service !== 'webhooks') return {};
+  const seed = keys.env('webhooks').INTERNAL_AUTH_PRIVATE_KEY ?? '';
+  return { WEBHOOK_SECRET_KEY: createHash('sha256').update('inkwell webhook secrets\n').update(seed).digest('base64') };
 }
 
 /** Deletes the indices named `<prefix>…` on the node (best effort: a node that is down keeps them). */

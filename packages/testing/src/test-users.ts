@@ -109,6 +109,50 @@ export async function createAppToken(target: UsersTarget, options: AppTokenOptio
   });
 }
 
+/** The redirect URI of the apps the helpers create. */
+const TEST_REDIRECT_URI = 'http://127.0.0.1/callback';
+
+/** Options of {@link authorizeApp}. */
+export interface AppAuthorizationOptions {
+  /** The app (its `client_id`), which must have `http://127.0.0.1/callback` among its redirect URIs (as {@link createTestApp}'s). */
+  clientId: string;
+  /** The user who authorizes it. */
+  userId: string;
+  /** The scopes granted. */
+  scopes: readonly string[];
+  /** Lifetime of the access token in seconds; default 3600. */
+  expiresInSeconds?: number;
+}
+
+/**
+ * Records that `userId` authorized the app with `scopes`, as the gateway's authorization-code
+ * grant would (an authorization code saved, then exchanged for an access token: SaveTokens), so
+ * that the users service reports the grant (e.g. to the webhooks service's GetUserAppScopes).
+ * Returns the app's access token for that user.
+ */
+export async function authorizeApp(target: UsersTarget, options: AppAuthorizationOptions): Promise<string> {
+  return withUsers(target, async (users) => {
+    const as = { caller: { requestId: 'test-helper', userId: options.userId, scopes: [] } };
+    const { authorizationCode } = await users.saveAuthorizationCode(
+      { code: randomBytes(16).toString('hex'), clientId: options.clientId, redirectUri: TEST_REDIRECT_URI, scopes: [...options.scopes], expiresAt: inSeconds(60) },
+      as,
+    );
+    if (authorizationCode === undefined) throw new Error('SaveAuthorizationCode returned no code');
+    const token = generateToken('accessToken');
+    await users.saveTokens({ accessToken: token, accessExpiresAt: inSeconds(options.expiresInSeconds ?? 3600), clientId: options.clientId, scopes: [...options.scopes], authorizationCodeId: authorizationCode.id }, as);
+    return token;
+  });
+}
+
+/** Creates a confidential app owned by `ownerId` (redirect URI `http://127.0.0.1/callback`); returns its `client_id`. */
+export async function createTestApp(target: UsersTarget, ownerId: string, name = uniqueName('test app ')): Promise<string> {
+  return withUsers(target, async (users) => {
+    const { client } = await users.createClient({ name, redirectUris: [TEST_REDIRECT_URI], confidential: true }, { caller: { requestId: 'test-helper', userId: ownerId, scopes: [] } });
+    if (client === undefined) throw new Error('CreateClient returned no client');
+    return client.id;
+  });
+}
+
 /** The protobuf timestamp `seconds` from now, to the millisecond (a whole-second floor could leave a 1 s token a few ms to live). */
 function inSeconds(seconds: number): { seconds: bigint; nanos: number } {
   const at = Date.now() + seconds * 1000;

@@ -5,12 +5,14 @@ import { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { MessagingService } from '@inkwell/proto/messaging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { UsersService } from '@inkwell/proto/users';
+import { WebhookService } from '@inkwell/proto/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_ISSUERS } from '../../../services/blog/src/transport/issuers.policy.js';
 import { BOOKSHELVES_ISSUERS } from '../../../services/bookshelves/src/transport/issuers.policy.js';
 import { MESSAGING_ISSUERS } from '../../../services/messaging/src/transport/issuers.policy.js';
 import { STORIES_ISSUERS } from '../../../services/stories/src/transport/issuers.policy.js';
 import { USERS_ISSUERS } from '../../../services/users/src/transport/issuers.policy.js';
+import { WEBHOOKS_ISSUERS } from '../../../services/webhooks/src/transport/issuers.policy.js';
 import { callCode } from '../src/call-code.js';
 import { dropSchemas, ensureDatabase } from '../src/database.js';
 import { ISSUERS, KeyRing } from '../src/key-ring.js';
@@ -19,10 +21,10 @@ import { SERVICES, startSystem, type RunningSystem } from '../src/system.js';
 import { createTestUser } from '../src/test-users.js';
 
 /** Every gRPC service of the system, by the process that serves it. */
-const DESCRIPTORS: Record<string, DescService> = { users: UsersService, stories: StoriesService, bookshelves: BookshelvesService, messaging: MessagingService, blog: BlogService };
+const DESCRIPTORS: Record<string, DescService> = { users: UsersService, stories: StoriesService, bookshelves: BookshelvesService, messaging: MessagingService, blog: BlogService, webhooks: WebhookService };
 
 /** The issuer table of every service (its src/transport/issuers.policy.ts): method localName → issuers allowed. */
-const ISSUER_TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = { users: USERS_ISSUERS, stories: STORIES_ISSUERS, bookshelves: BOOKSHELVES_ISSUERS, messaging: MESSAGING_ISSUERS, blog: BLOG_ISSUERS };
+const ISSUER_TABLES: Record<string, Readonly<Record<string, readonly string[]>>> = { users: USERS_ISSUERS, stories: STORIES_ISSUERS, bookshelves: BOOKSHELVES_ISSUERS, messaging: MESSAGING_ISSUERS, blog: BLOG_ISSUERS, webhooks: WEBHOOKS_ISSUERS };
 
 /** Caller metadata as the gateway sent it before assertions: anyone could write it. */
 function forgedMetadata(): Metadata {
