@@ -3,13 +3,23 @@ import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { runService } from '@inkwell/service';
 import { loadMessagingConfig } from './config.js';
+import { createNotificationEventsConsumer } from './consumers/notification-events.consumer.js';
+import { NotificationFanoutRepository } from './repositories/notification-fanout.repository.js';
+import { NotificationRepository } from './repositories/notification.repository.js';
 import { PrivateMessageRepository } from './repositories/private-message.repository.js';
 import { UserDirectoryRepository } from './repositories/user-directory.repository.js';
 import { MESSAGING_MIGRATIONS, MESSAGING_SCHEMA } from './schema.js';
 import { createMessagingServer } from './server.js';
+import { NotificationFanoutService } from './services/notification-fanout.service.js';
+import { NotificationRetentionService } from './services/notification-retention.service.js';
+import { NotificationService } from './services/notification.service.js';
 import { PrivateMessageService } from './services/private-message.service.js';
 
-/** Composition root of the messaging service: users client → repositories → services → server on the common boot (@inkwell/service). */
+/**
+ * Composition root of the messaging service: users client → repositories → services → server on
+ * the common boot (@inkwell/service); the notifications consumer reads the other services' topics,
+ * and the fan-out worker and the retention purge run in the background.
+ */
 runService({
   name: 'messaging',
   prefix: 'MESSAGING',
@@ -17,12 +27,27 @@ runService({
   database: { schema: MESSAGING_SCHEMA, migrations: MESSAGING_MIGRATIONS, settings: { jit: 'off' } },
   markdown: true,
   topics: [Topics.messagingMessage],
-  async wire({ config, logger, tls, auth, pool, metrics }) {
+  async wire({ config, logger, tls, auth, pool, kafka, metrics }) {
     const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer, tls });
     const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
+    const notificationRepository = new NotificationRepository(pool);
+    const notifications = new NotificationService(notificationRepository);
+    const fanout = new NotificationFanoutService(new NotificationFanoutRepository(pool), logger, { chunkSize: config.NOTIFICATION_FANOUT_CHUNK, workers: config.NOTIFICATION_FANOUT_WORKERS });
+    const retention = new NotificationRetentionService(notificationRepository, logger);
     return {
-      server: createMessagingServer({ logger, verifier: auth.verifier, metrics, messages }),
-      closers: { beforePool: [{ name: 'users client', close: () => usersClient.close() }] },
+      server: createMessagingServer({ logger, verifier: auth.verifier, metrics, messages, notifications }),
+      consumers: [createNotificationEventsConsumer({ kafka, pool, logger })],
+      started: () => {
+        fanout.start();
+        retention.start();
+      },
+      closers: {
+        beforePool: [
+          { name: 'users client', close: () => usersClient.close() },
+          { name: 'notification fan-out', close: () => fanout.stop() },
+          { name: 'notification retention', close: () => retention.stop() },
+        ],
+      },
     };
   },
 });

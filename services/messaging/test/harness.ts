@@ -10,9 +10,11 @@ import { MessagingService } from '@inkwell/proto/messaging';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { dropSchemas, ensureDatabase, freePort, KeyRing, stackEnv, startProcess, type RunningProcess } from '@inkwell/testing';
+import { NotificationRepository } from '../src/repositories/notification.repository.js';
 import { PrivateMessageRepository } from '../src/repositories/private-message.repository.js';
 import { UserDirectoryRepository } from '../src/repositories/user-directory.repository.js';
 import { createMessagingServer } from '../src/server.js';
+import { NotificationService } from '../src/services/notification.service.js';
 import { PrivateMessageService } from '../src/services/private-message.service.js';
 
 const SCHEMA = 'messaging';
@@ -67,7 +69,8 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
     relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
     await relay.start();
     const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
-    server = createMessagingServer({ logger, verifier: keys.verifier('messaging'), messages });
+    const notifications = new NotificationService(new NotificationRepository(pool));
+    server = createMessagingServer({ logger, verifier: keys.verifier('messaging'), messages, notifications });
     const port = await server.listen('127.0.0.1:0');
     const client = createGrpcClient(MessagingService, `127.0.0.1:${port}`, keys.clientOptions('gateway'));
     const running = { usersProcess, server, relay };

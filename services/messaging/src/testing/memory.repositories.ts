@@ -1,4 +1,9 @@
+import type { AppliedStory } from '@inkwell/known-stories';
 import { MemorySequence } from '@inkwell/testing/memory';
+import type { NotificationKind } from '../domain/notification.js';
+import type { StoryChange } from '../domain/notification-event.js';
+import type { AppliedChapter, FanoutRequest, SingleNotification } from '../repositories/notification-event.repository.js';
+import type { NotificationEventStore } from '../services/notification-event.service.js';
 import { PAGE_TEXT_BUDGET_BYTES, type MailboxQuery } from '../domain/mailbox-query.js';
 import { isParty, type PrivateMessage } from '../domain/private-message.js';
 import type { MailboxPage, NewMessage } from '../repositories/private-message.repository.js';
@@ -76,4 +81,70 @@ export function memoryMessaging(userIds: readonly string[]): { messages: Private
   const store = new MemoryMessageRepository();
   const users = new MemoryUserDirectory(new Set(userIds));
   return { messages: new PrivateMessageService(store, users), store, users };
+}
+
+/**
+ * The writes of NotificationEventService, recorded in memory: stories and chapters as the copy
+ * would take them (no version checks), notifications unique per kind, subject and user, fan-outs
+ * unique per kind and subject, and the chapters a claim returns (set by the test).
+ */
+export class MemoryNotificationEventStore implements NotificationEventStore {
+  readonly stories = new Map<string, StoryChange>();
+  readonly follows = new Map<string, { followerId: string; followedId: string; removed: boolean }>();
+  readonly shelfItems = new Map<string, { ownerId: string; storyId: string; removed: boolean }>();
+  readonly notifications = new Map<string, SingleNotification>();
+  readonly fanouts = new Map<string, FanoutRequest>();
+  readonly removed: string[] = [];
+  /** What claimChaptersToAnnounce answers next (then nothing). */
+  dueChapters: Array<{ chapterId: string; authorId: string; publishedAt: Date }> = [];
+
+  async applyStory(story: StoryChange): Promise<AppliedStory> {
+    const previous = this.stories.get(story.storyId);
+    this.stories.set(story.storyId, story);
+    return { ...(previous === undefined ? {} : { previous }), current: story, replaced: previous !== undefined };
+  }
+
+  async storyAuthor(storyId: string): Promise<string | undefined> {
+    return this.stories.get(storyId)?.authorId;
+  }
+
+  async applyChapter(): Promise<AppliedChapter> {
+    return { taken: true };
+  }
+
+  async claimChaptersToAnnounce(): Promise<Array<{ chapterId: string; authorId: string; publishedAt: Date }>> {
+    const due = this.dueChapters;
+    this.dueChapters = [];
+    return due;
+  }
+
+  async addFollow(followId: string, followerId: string, followedId: string): Promise<void> {
+    if (!this.follows.has(followId)) this.follows.set(followId, { followerId, followedId, removed: false });
+  }
+
+  async removeFollow(followId: string, followerId: string, followedId: string): Promise<void> {
+    this.follows.set(followId, { followerId, followedId, removed: true });
+  }
+
+  async addShelfItem(itemId: string, ownerId: string, storyId: string): Promise<void> {
+    if (!this.shelfItems.has(itemId)) this.shelfItems.set(itemId, { ownerId, storyId, removed: false });
+  }
+
+  async removeShelfItem(itemId: string, ownerId: string, storyId: string): Promise<void> {
+    this.shelfItems.set(itemId, { ownerId, storyId, removed: true });
+  }
+
+  async notify(notification: SingleNotification): Promise<void> {
+    const key = `${notification.kind}:${notification.subjectId}:${notification.userId}`;
+    if (!this.notifications.has(key)) this.notifications.set(key, notification);
+  }
+
+  async enqueueFanout(fanout: FanoutRequest): Promise<void> {
+    const key = `${fanout.kind}:${fanout.subjectId}`;
+    if (!this.fanouts.has(key)) this.fanouts.set(key, fanout);
+  }
+
+  async removeSubject(kind: NotificationKind, subjectId: string): Promise<void> {
+    this.removed.push(`${kind}:${subjectId}`);
+  }
 }

@@ -1,5 +1,5 @@
 import type { IssuerTable } from '@inkwell/grpc';
-import type { MessagingService } from '@inkwell/proto/messaging';
+import type { MessagingService, NotificationService } from '@inkwell/proto/messaging';
 
 /** Only the gateway, which authenticated the API caller itself: no other process calls messaging. */
 const GATEWAY = ['gateway'] as const;
@@ -13,4 +13,18 @@ export const MESSAGING_ISSUERS: IssuerTable<typeof MessagingService> = {
   listPrivateMessages: GATEWAY,
   sendPrivateMessage: GATEWAY,
   updatePrivateMessage: GATEWAY,
+};
+
+/**
+ * Which issuer may call each RPC of the notifications inbox: the gateway only, for its API routes
+ * and for the private Atom feed (ListNotificationsByFeedToken, whose token is the credential).
+ */
+export const NOTIFICATION_ISSUERS: IssuerTable<typeof NotificationService> = {
+  listNotifications: GATEWAY,
+  getNotification: GATEWAY,
+  updateNotification: GATEWAY,
+  markNotificationsRead: GATEWAY,
+  createFeedToken: GATEWAY,
+  revokeFeedToken: GATEWAY,
+  listNotificationsByFeedToken: GATEWAY,
 };
