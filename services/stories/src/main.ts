@@ -13,6 +13,7 @@ import { BookshelfCopyRepository } from './repositories/bookshelf-copy.repositor
 import { BulkLoadRepository } from './repositories/bulk-load.repository.js';
 import { ChapterRepository } from './repositories/chapter.repository.js';
 import { EngagementRepository } from './repositories/engagement.repository.js';
+import { ReadingRepository } from './repositories/reading.repository.js';
 import { StoryDocumentRepository } from './repositories/story-document.repository.js';
 import { StoryIndexRepository } from './repositories/story-index.repository.js';
 import { StoryRepository } from './repositories/story.repository.js';
@@ -24,6 +25,7 @@ import { createStoriesServer } from './server.js';
 import { BookshelfCopyService } from './services/bookshelf-copy.service.js';
 import { ChapterService } from './services/chapter.service.js';
 import { EngagementService } from './services/engagement.service.js';
+import { ReadingService } from './services/reading.service.js';
 import { StoryIndexService } from './services/story-index.service.js';
 import { StoryStatsService } from './services/story-stats.service.js';
 import { StoryService } from './services/story.service.js';
@@ -50,7 +52,9 @@ runService({
     const storyRepository = new StoryRepository(pool);
     const shelfCopy = new BookshelfCopyRepository(pool);
     const stories = new StoryService(storyRepository, new TagRepository(pool), shelfCopy, storyIndex);
-    const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis()), logger);
+    const chapterRepository = new ChapterRepository(pool);
+    const reading = new ReadingService(new ReadingRepository(pool), chapterRepository);
+    const chapters = new ChapterService(chapterRepository, storyRepository, stories, new ViewRepository(redis()), reading, logger);
     const tags = new TagService(new TagRepository(pool), isTagId);
     const engagement = new EngagementService(new EngagementRepository(pool), stories);
     if (config.SEED_DEMO_DATA) {
@@ -69,7 +73,7 @@ runService({
     // health does not depend on OpenSearch) and GET /stories is 503 until the index exists.
     const building = new AbortController();
     return {
-      server: createStoriesServer({ logger, verifier: auth.verifier, metrics, stories, chapters, tags, engagement }),
+      server: createStoriesServer({ logger, verifier: auth.verifier, metrics, stories, chapters, tags, engagement, reading }),
       consumers: [
         createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger }),
         createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger }),

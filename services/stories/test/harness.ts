@@ -10,6 +10,7 @@ import { callAs, closeServiceHarness, dropSchemas, ensureDatabase, KeyRing, stac
 import { BookshelfCopyRepository } from '../src/repositories/bookshelf-copy.repository.js';
 import { ChapterRepository } from '../src/repositories/chapter.repository.js';
 import { EngagementRepository } from '../src/repositories/engagement.repository.js';
+import { ReadingRepository } from '../src/repositories/reading.repository.js';
 import { StoryDocumentRepository } from '../src/repositories/story-document.repository.js';
 import { StoryIndexRepository } from '../src/repositories/story-index.repository.js';
 import { StoryRepository } from '../src/repositories/story.repository.js';
@@ -19,6 +20,7 @@ import { STORIES_MIGRATIONS, STORIES_SCHEMA } from '../src/schema.js';
 import { createStoriesServer } from '../src/server.js';
 import { ChapterService } from '../src/services/chapter.service.js';
 import { EngagementService } from '../src/services/engagement.service.js';
+import { ReadingService } from '../src/services/reading.service.js';
 import { StoryIndexService } from '../src/services/story-index.service.js';
 import { StoryService } from '../src/services/story.service.js';
 import { TagService } from '../src/services/tag.service.js';
@@ -60,10 +62,12 @@ export async function startStories(database: string): Promise<StoriesHarness> {
   await indexing.rebuild();
   const storyRepository = new StoryRepository(pool);
   const stories = new StoryService(storyRepository, new TagRepository(pool), new BookshelfCopyRepository(pool), index);
-  const chapters = new ChapterService(new ChapterRepository(pool), storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), logger);
+  const chapterRepository = new ChapterRepository(pool);
+  const reading = new ReadingService(new ReadingRepository(pool), chapterRepository);
+  const chapters = new ChapterService(chapterRepository, storyRepository, stories, new ViewRepository(redis, `test:${database}:${Date.now()}:view`), reading, logger);
   const engagement = new EngagementService(new EngagementRepository(pool), stories);
   const keys = KeyRing.generate();
-  const server: GrpcServer = createStoriesServer({ logger, verifier: keys.verifier('stories'), stories, chapters, tags: new TagService(new TagRepository(pool), isTagId), engagement });
+  const server: GrpcServer = createStoriesServer({ logger, verifier: keys.verifier('stories'), stories, chapters, tags: new TagService(new TagRepository(pool), isTagId), engagement, reading });
   const port = await server.listen('127.0.0.1:0');
   const client = createGrpcClient(StoriesService, `127.0.0.1:${port}`, keys.clientOptions('gateway'));
   return {

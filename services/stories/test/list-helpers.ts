@@ -30,6 +30,7 @@ export const SORTS: [StorySortField, keyof Fixture][] = [
   [StorySortField.NUM_COMMENTS, 'numComments'],
   [StorySortField.NUM_LIKES, 'numLikes'],
   [StorySortField.NUM_DISLIKES, 'numDislikes'],
+  [StorySortField.DATE_UPDATED, 'dateUpdated'],
 ];
 
 function valueOf(story: Fixture, key: keyof Fixture): number | null {

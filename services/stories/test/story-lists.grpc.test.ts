@@ -23,6 +23,7 @@ describe('ListStories over gRPC', () => {
     h = await startStories('inkwell_test_stories_lists');
     const base = Date.UTC(2024, 2, 10);
     const sharedDate = new Date(base + 5 * 86_400_000);
+    const sharedUpdate = new Date(base + 30 * 86_400_000);
     for (let i = 0; i < 70; i++) {
       const likes = pick([0, 0, 3, 10, 10, 50]);
       const dislikes = likes === 0 ? pick([0, 0, 2]) : pick([0, 1, 5]);
@@ -43,6 +44,8 @@ describe('ListStories over gRPC', () => {
           // Several stories share a timestamp, so ties by id are exercised.
           datePublished: random() < 0.2 ? sharedDate : new Date(base + Math.floor(random() * 20) * 86_400_000 + Math.floor(random() * 3) * 3_600_000),
           dateModified: new Date(base + Math.floor(random() * 1000) * 3_600_000),
+          // Updates in another order than publication; shared ones tie; a few none yet (last both ways).
+          dateUpdated: i % 10 === 3 ? null : random() < 0.2 ? sharedUpdate : new Date(base + Math.floor(random() * 40) * 86_400_000 + Math.floor(random() * 5) * 3_600_000),
         }),
       );
     }
@@ -110,6 +113,32 @@ describe('ListStories over gRPC', () => {
     expect(await all({ filter: { datePublishedMax: timestampFromDate(low) } })).toEqual(byDate(published().filter((s) => s.datePublished!.getTime() <= low.getTime())));
   });
 
+  it('puts stories never updated last in both directions of date_updated, and filters the update with inclusive bounds and open ranges', async () => {
+    const never = published().filter((story) => story.dateUpdated === null).map((story) => story.id);
+    expect(never.length).toBeGreaterThan(0);
+    for (const direction of [SortDirection.ASCENDING, SortDirection.DESCENDING]) {
+      const ids = await all({ sort: { field: StorySortField.DATE_UPDATED, direction } });
+      expect(ids.slice(-never.length).sort()).toEqual([...never].sort());
+    }
+    const byUpdate = (stories: Fixture[]) => ordered(stories, 'dateUpdated', 'desc');
+    const newest = { field: StorySortField.DATE_UPDATED, direction: SortDirection.DESCENDING };
+    const dates = published().flatMap((s) => (s.dateUpdated ? [s.dateUpdated.getTime()] : [])).sort((a, b) => a - b);
+    const low = new Date(dates[10]!);
+    const high = new Date(dates[40]!);
+    const at = (s: Fixture) => s.dateUpdated?.getTime() ?? Number.NaN;
+    expect(await all({ filter: { dateUpdatedMin: timestampFromDate(low), dateUpdatedMax: timestampFromDate(high) }, sort: newest })).toEqual(
+      byUpdate(published().filter((s) => at(s) >= low.getTime() && at(s) <= high.getTime())),
+    );
+    expect(await all({ filter: { dateUpdatedMin: timestampFromDate(high) }, sort: newest })).toEqual(byUpdate(published().filter((s) => at(s) >= high.getTime())));
+    expect(await all({ filter: { dateUpdatedMax: timestampFromDate(low) }, sort: newest })).toEqual(byUpdate(published().filter((s) => at(s) <= low.getTime())));
+    // With the other filters, and under another sort.
+    const combined = published().filter((s) => at(s) >= low.getTime() && s.tagIds.includes('g:1') && s.numWords >= 1000);
+    expect(combined.length).toBeGreaterThan(0);
+    expect(await all({ filter: { dateUpdatedMin: timestampFromDate(low), tagIds: ['g:1'], numWordsMin: 1000 }, sort: { field: StorySortField.NUM_WORDS, direction: SortDirection.ASCENDING } })).toEqual(
+      ordered(combined, 'numWords', 'asc'),
+    );
+  });
+
   it('combines filters with a sort', async () => {
     const expected = ordered(
       published().filter((s) => s.numWords >= 1000 && s.tagIds.includes('g:1') && s.status !== 'cancelled' && s.authorId !== '13'),
@@ -138,6 +167,7 @@ describe('ListStories over gRPC', () => {
     await rejects({ filter: { status: 99 as StoryStatus } }, 'invalid_parameter', 'filter[status]');
     await rejects({ filter: { tagIds: ['x:1'] } }, 'invalid_parameter', 'filter[tags]');
     await rejects({ filter: { datePublishedMin: timestampFromDate(new Date(2025, 1, 2)), datePublishedMax: timestampFromDate(new Date(2025, 1, 1)) } }, 'invalid_parameter', 'filter[date_published]');
+    await rejects({ filter: { dateUpdatedMin: timestampFromDate(new Date(2025, 1, 2)), dateUpdatedMax: timestampFromDate(new Date(2025, 1, 1)) } }, 'invalid_parameter', 'filter[date_updated]');
     await rejects({ pageSize: 101 }, 'invalid_parameter', 'page[size]');
     await rejects({ pageSize: -1 }, 'invalid_parameter', 'page[size]');
     await rejects({ sort: { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING } }, 'invalid_sort', 'sort');

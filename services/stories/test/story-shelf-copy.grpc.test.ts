@@ -1,3 +1,4 @@
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '@inkwell/pg';
 import { SortDirection, StorySortField, StoryStatus } from '@inkwell/proto/stories';
@@ -131,5 +132,21 @@ describe('shelf lists follow changes of the stories on the shelf', () => {
     expect(await onShelf({ tagIds: ['c:2'] })).toEqual([]);
     expect(await onShelf({ authorIds: [WRITER], tagIds: ['c:3'] })).toEqual([late]);
     expect(await onShelf({ authorIds: [OWNER] })).toEqual([]);
+  });
+
+  it('follows the last update of a story (a chapter published, not a draft one) in filter[date_updated] and sort=date_updated', async () => {
+    const wren = await publishedStory('A quiet wren', ['g:3']);
+    await shelve(wren);
+    // Strictly after every update so far.
+    const since = new Date(Date.now() + 1);
+    await eventually(async () => Date.now() > since.getTime(), { what: 'the clock to pass the start of the window' });
+    const updatedSince = { dateUpdatedMin: timestampFromDate(since) };
+    expect(await onShelf(updatedSince)).toEqual([]);
+    await h.client.createChapter({ storyId: lantern, title: 'Two', content: 'more words here', published: true }, writer);
+    await h.client.createChapter({ storyId: wren, title: 'Two', content: 'not yet', published: false }, writer);
+    expect(await onShelf(updatedSince)).toEqual([lantern]);
+    expect(await onShelf({ dateUpdatedMax: timestampFromDate(since) })).toEqual(expect.arrayContaining([wren]));
+    const byUpdate = await listAll(h, { filter: { bookshelfId: SHELF }, sort: { field: StorySortField.DATE_UPDATED, direction: SortDirection.DESCENDING } }, app, random);
+    expect(byUpdate.slice(0, 2)).toEqual([lantern, wren]);
   });
 });

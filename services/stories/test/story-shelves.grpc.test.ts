@@ -104,6 +104,8 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
           hotness: pick([1.5, 2.25, 3.0]),
           datePublished: new Date(BASE - Math.floor(random() * 30) * 86_400_000),
           dateModified: new Date(BASE + Math.floor(random() * 100) * 3_600_000),
+          // A few without an update yet (last both ways by date_updated), the others in another order than publication.
+          dateUpdated: i % 11 === 6 ? null : new Date(BASE + Math.floor(random() * 40) * 86_400_000),
         }),
       );
     }
@@ -186,6 +188,10 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
       [{ status: StoryStatus.COMPLETE }, (s) => s.status === 'complete'],
       [{ datePublishedMin: timestampFromDate(low), datePublishedMax: timestampFromDate(high) }, (s) => s.datePublished! >= low && s.datePublished! <= high],
       [{ tagIds: ['g:1', 'c:1'] }, (s) => s.tagIds.includes('g:1') && s.tagIds.includes('c:1')],
+      [
+        { dateUpdatedMin: timestampFromDate(new Date(BASE + 10 * 86_400_000)), dateUpdatedMax: timestampFromDate(new Date(BASE + 30 * 86_400_000)) },
+        (s) => s.dateUpdated !== null && s.dateUpdated.getTime() >= BASE + 10 * 86_400_000 && s.dateUpdated.getTime() <= BASE + 30 * 86_400_000,
+      ],
     ];
     for (const [filter, keep] of cases) {
       const expected = stories.filter(keep);
@@ -193,6 +199,7 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
       expect(expected.length).toBeLessThan(stories.length);
       expect(await all({ filter: { ...filter, bookshelfId: SHELF.public }, sort: dateAdded() })).toEqual(expected.map((story) => story.id));
       expect(await all({ filter: { ...filter, bookshelfId: SHELF.public }, sort: { field: StorySortField.NUM_WORDS, ...desc } })).toEqual(ordered(expected, 'numWords', 'desc'));
+      expect(await all({ filter: { ...filter, bookshelfId: SHELF.public }, sort: { field: StorySortField.DATE_UPDATED, ...desc } })).toEqual(ordered(expected, 'dateUpdated', 'desc'));
     }
   });
 
@@ -241,7 +248,7 @@ describe('ListStories with filter[bookshelf], filter[unread] and sort=date_added
     // An author's stories (GET /users/:id/stories), drafts included or not: never published last both ways.
     const byAuthor = corpus.filter((story) => story.authorId === '22');
     expect(byAuthor.some((story) => !story.published)).toBe(true);
-    for (const [field, key] of [['date_published', 'datePublished'], ['rating', 'rating'], ['hotness', 'hotness']] as const) {
+    for (const [field, key] of [['date_published', 'datePublished'], ['rating', 'rating'], ['hotness', 'hotness'], ['date_updated', 'dateUpdated']] as const) {
       for (const direction of ['asc', 'desc'] as const) {
         const sort = { field, direction };
         expect(await pageIds({ publication: 'all', authorIds: ['22'], sort, limit: 4 })).toEqual(ordered(byAuthor, key, direction));

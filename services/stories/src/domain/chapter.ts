@@ -16,6 +16,8 @@ export interface Chapter {
   /** Set at the first publication and kept afterwards. */
   datePublished: Date | null;
   dateModified: Date;
+  /** Whether the viewer marked it read (docs/api/stories.md, "Reading progress"); undefined when the viewer may not see reading progress. */
+  read?: boolean;
 }
 
 /**

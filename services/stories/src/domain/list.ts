@@ -12,7 +12,8 @@ export type StorySortField =
   | 'relevance'
   | 'num_likes'
   | 'num_dislikes'
-  | 'date_added';
+  | 'date_added'
+  | 'date_updated';
 
 /** Sort direction; ties are broken by id in the same direction (docs/api/lists.md, "Sorting"). */
 export type SortDirection = 'asc' | 'desc';

@@ -1,5 +1,5 @@
 import type { Sort } from './list.js';
-import type { StoryStatus } from './story.js';
+import type { ContentRating, StoryStatus } from './story.js';
 
 /** Which stories a list may contain by publication state. */
 export type Publication = 'published' | 'drafts' | 'all';
@@ -17,8 +17,15 @@ export interface StoryListQuery {
   /** Inclusive instants. */
   datePublishedMin?: Date;
   datePublishedMax?: Date;
+  /** Inclusive instants of the last chapter publication; a story without one matches neither side. */
+  dateUpdatedMin?: Date;
+  dateUpdatedMax?: Date;
   /** All of them. */
   tagIds?: string[];
+  /** None of them (docs/api/stories.md, "GET /stories": `-g:3` in filter[tags]). */
+  excludedTagIds?: string[];
+  /** Any of them. */
+  contentRatings?: ContentRating[];
   /** Full-text query in web-search syntax (words, "phrases", or, -not). */
   text?: string;
   /**

@@ -18,6 +18,9 @@ export interface ChapterInStory {
   storyPublished: boolean;
 }
 
+/** Whose chapters ChapterRepository.listLatest lists: one story's, or every story's of one author. */
+export type LatestChaptersSource = { storyId: string } | { authorId: string };
+
 /** A chapter to append to a story, already validated and rendered. */
 export interface NewChapter extends Pick<Chapter, 'title' | 'authorsNote' | 'authorsNoteHtml' | 'published' | 'numWords'> {
   content: string;
@@ -102,6 +105,25 @@ export class ChapterRepository {
       );
       const kept = budgetedPage(rows, limit);
       return { chapters: kept.rows.map(toChapter), more: kept.more };
+    });
+  }
+
+  /**
+   * The newest `limit` published chapters (without content) of published stories, of story
+   * `source.storyId` or of every story of `source.authorId`: date_published descending, ties by id
+   * descending. Each story's chapters come from chapters_story_published_idx (migration 0011).
+   */
+  async listLatest(source: LatestChaptersSource, limit: number): Promise<Chapter[]> {
+    return withPgErrors(async () => {
+      const byStory = 'storyId' in source;
+      const { rows } = await this.pool.query<ChapterRow>({
+        name: byStory ? 'chapters.latest-of-story' : 'chapters.latest-of-author',
+        text: `SELECT ${chapterColumns(false)} FROM chapters c JOIN stories s ON s.id = c.story_id
+         WHERE ${byStory ? 's.id = $1' : 's.author_id = $1'} AND s.published AND c.published
+         ORDER BY c.date_published DESC, c.id DESC LIMIT $2`,
+        values: [byStory ? source.storyId : source.authorId, limit],
+      });
+      return rows.map(toChapter);
     });
   }
 

@@ -12,25 +12,27 @@ export interface IndexedStory {
 }
 
 /** A row of DOCUMENT_COLUMNS: the document's fields as stored, with the row's version and publication. */
-interface DocumentRow extends Omit<StoryDocument, 'search_text' | 'date_published' | 'date_modified'> {
+interface DocumentRow extends Omit<StoryDocument, 'search_text' | 'date_published' | 'date_modified' | 'date_updated'> {
   version: string;
   published: boolean;
   date_published: Date | null;
   date_modified: Date;
+  date_updated: Date | null;
 }
 
-const DOCUMENT_COLUMNS = `s.id::text, s.index_version::text AS version, s.published, s.author_id::text, s.status, s.tag_ids,
+const DOCUMENT_COLUMNS = `s.id::text, s.index_version::text AS version, s.published, s.author_id::text, s.status, s.content_rating, s.tag_ids,
   ARRAY(SELECT t.name FROM tags t WHERE t.id = ANY (s.tag_ids) ORDER BY t.id) AS tag_names,
   s.title, s.short_description, left(coalesce(x.description, ''), ${DESCRIPTION_INDEXED_CHARS}) AS description,
-  s.num_words, s.num_views, s.num_likes, s.num_dislikes, s.num_comments, s.rating, s.hotness, s.date_published, s.date_modified`;
+  s.num_words, s.num_views, s.num_likes, s.num_dislikes, s.num_comments, s.rating, s.hotness, s.date_published, s.date_modified, s.date_updated`;
 
 function toIndexed(row: DocumentRow): IndexedStory {
-  const { version, published, date_published, date_modified, ...fields } = row;
+  const { version, published, date_published, date_modified, date_updated, ...fields } = row;
   const document: Omit<StoryDocument, 'search_text'> = {
     ...fields,
     // A published story always has one (migration 0001); drafts are never written.
     date_published: (date_published ?? date_modified).toISOString(),
     date_modified: date_modified.toISOString(),
+    date_updated: date_updated === null ? null : date_updated.toISOString(),
   };
   return { id: row.id, version, published, document: { ...document, search_text: searchText(document) } };
 }

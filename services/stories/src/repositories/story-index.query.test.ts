@@ -36,6 +36,16 @@ describe('storySearchBody', () => {
     expect(ranked).not.toHaveProperty('minimum_should_match');
   });
 
+  it('leaves out stories with an excluded tag and keeps any of the ratings, in the page and in its tag counts alike', () => {
+    const query: StoryListQuery = { ...base, tagIds: ['g:1'], excludedTagIds: ['g:3', 'c:12'], contentRatings: ['everyone', 'teen'], text: 'dragon -gold' };
+    for (const bool of [boolOf(storySearchBody(query)), boolOf(storyTagCountsBody(query))]) {
+      expect(bool.filter).toContainEqual({ term: { tag_ids: 'g:1' } });
+      expect(bool.filter).toContainEqual({ terms: { content_rating: ['everyone', 'teen'] } });
+      expect(bool.must_not).toEqual([{ terms: { tag_ids: ['g:3', 'c:12'] } }, { match: { search_text: { query: 'gold', operator: 'and' } } }]);
+    }
+    expect(boolOf(storySearchBody({ ...base, excludedTagIds: ['g:3'] })).must_not).toEqual([{ terms: { tag_ids: ['g:3'] } }]);
+  });
+
   it('matches in filter context alone under any other sort', () => {
     const unranked = boolOf(storySearchBody({ ...base, text: 'Heart "lost crown" -gold' }));
     expect(unranked).toEqual({
@@ -84,5 +94,19 @@ describe('storySearchBody', () => {
     expect(counts).toMatchObject({ size: 0, track_total_hits: false, aggs: { tags: { terms: { field: 'tag_ids' } } } });
     expect(counts.query).toEqual(body.query);
     expect(counts).not.toHaveProperty('sort');
+  });
+
+  it('sorts by date_updated with stories never updated last both ways, and filters it as an inclusive range', () => {
+    expect(storySearchBody({ ...base, sort: { field: 'date_updated', direction: 'asc' } }).sort).toEqual([
+      { date_updated: { order: 'asc', missing: Date.parse('9999-12-31T23:59:59.999Z'), unmapped_type: 'date' } },
+      { id: { order: 'asc' } },
+    ]);
+    expect(storySearchBody({ ...base, sort: { field: 'date_updated', direction: 'desc' } }).sort).toEqual([{ date_updated: { order: 'desc', missing: 0, unmapped_type: 'date' } }, { id: { order: 'desc' } }]);
+    const week = { dateUpdatedMin: new Date('2026-11-20T00:00:00Z'), dateUpdatedMax: new Date('2026-11-26T23:59:59.999Z') };
+    expect(boolOf(storySearchBody({ ...base, ...week })).filter).toEqual([{ range: { date_updated: { gte: '2026-11-20T00:00:00.000Z', lte: '2026-11-26T23:59:59.999Z' } } }]);
+    expect(boolOf(storySearchBody({ ...base, dateUpdatedMin: week.dateUpdatedMin, datePublishedMax: week.dateUpdatedMax })).filter).toEqual([
+      { range: { date_published: { lte: '2026-11-26T23:59:59.999Z' } } },
+      { range: { date_updated: { gte: '2026-11-20T00:00:00.000Z' } } },
+    ]);
   });
 });

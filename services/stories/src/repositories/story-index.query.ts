@@ -60,6 +60,20 @@ function textQuery(text: string, scored: boolean): TextClauses {
   return { must: bareWords, filter, mustNot, should };
 }
 
+/** An inclusive range of instants on a date field (a document without the field matches no range); undefined when both sides are open. */
+function dateRange(field: string, min: Date | undefined, max: Date | undefined): Dsl | undefined {
+  if (!min && !max) return undefined;
+  return { range: { [field]: { ...(min ? { gte: min.toISOString() } : {}), ...(max ? { lte: max.toISOString() } : {}) } } };
+}
+
+/**
+ * Where a story without an update (no date_updated) sorts by date_updated, in epoch milliseconds:
+ * beyond either end of the real dates, so it comes last both ways, as in Postgres. Explicit
+ * values rather than `_last`, whose stand-ins (the ends of a long) do not survive a round trip
+ * through a JavaScript number in `search_after`.
+ */
+export const DATE_UPDATED_MISSING = { asc: Date.UTC(9999, 11, 31, 23, 59, 59, 999), desc: 0 } as const;
+
 /** The filters of a list, in filter context (they do not score). */
 function filterClauses(query: StoryListQuery): Dsl[] {
   const filter: Dsl[] = [];
@@ -69,29 +83,32 @@ function filterClauses(query: StoryListQuery): Dsl[] {
   if (query.numWordsMin !== undefined || query.numWordsMax !== undefined) {
     filter.push({ range: { num_words: { ...(query.numWordsMin !== undefined ? { gte: query.numWordsMin } : {}), ...(query.numWordsMax !== undefined ? { lte: query.numWordsMax } : {}) } } });
   }
-  if (query.datePublishedMin || query.datePublishedMax) {
-    filter.push({
-      range: {
-        date_published: {
-          ...(query.datePublishedMin ? { gte: query.datePublishedMin.toISOString() } : {}),
-          ...(query.datePublishedMax ? { lte: query.datePublishedMax.toISOString() } : {}),
-        },
-      },
-    });
-  }
+  const published = dateRange('date_published', query.datePublishedMin, query.datePublishedMax);
+  if (published) filter.push(published);
+  const updated = dateRange('date_updated', query.dateUpdatedMin, query.dateUpdatedMax);
+  if (updated) filter.push(updated);
   for (const tag of query.tagIds ?? []) filter.push({ term: { tag_ids: tag } });
+  if (query.contentRatings !== undefined) filter.push({ terms: { content_rating: query.contentRatings } });
   return filter;
+}
+
+/** The exclusions of a list's filters (`-g:3` in filter[tags]): stories carrying any of those tags are left out. */
+function excludedClauses(query: StoryListQuery): Dsl[] {
+  return query.excludedTagIds !== undefined && query.excludedTagIds.length > 0 ? [{ terms: { tag_ids: query.excludedTagIds } }] : [];
 }
 
 /**
  * The sort of a list, ties by id in the same direction; a story without votes sorts last both
- * ways by rating (the missing value stands in beyond either end of 0–100).
+ * ways by rating (the missing value stands in beyond either end of 0–100), and one without an
+ * update by date_updated ({@link DATE_UPDATED_MISSING}).
  */
 function sortClauses(query: StoryListQuery): Dsl[] {
   const { field, direction: order } = query.sort;
   const byId = { id: { order } };
   if (field === 'relevance') return [{ _score: { order } }, byId];
   if (field === 'rating') return [{ rating: { order, missing: order === 'asc' ? 101 : -1 } }, byId];
+  // unmapped_type: an index of an older mapping (until the rebuild at start swaps it) sorts as if no story had one, rather than failing.
+  if (field === 'date_updated') return [{ date_updated: { order, missing: DATE_UPDATED_MISSING[order], unmapped_type: 'date' } }, byId];
   if (field === 'date_added') throw new TypeError('date_added is a bookshelf order; the index has none');
   return [{ [field]: { order } }, byId];
 }
@@ -99,11 +116,13 @@ function sortClauses(query: StoryListQuery): Dsl[] {
 /** The query of a list: its filters and text matching, and with `scored` the relevance score of its text. */
 function listQuery(query: StoryListQuery, scored: boolean): Dsl {
   const bool: { must?: Dsl[]; filter: Dsl[]; must_not?: Dsl[]; should?: Dsl[]; minimum_should_match?: number } = { filter: filterClauses(query) };
+  const excluded = excludedClauses(query);
+  if (excluded.length > 0) bool.must_not = excluded;
   if (query.text !== undefined) {
     const text = textQuery(query.text, scored);
     if (text.must.length > 0) bool.must = text.must;
     bool.filter.push(...text.filter);
-    if (text.mustNot.length > 0) bool.must_not = text.mustNot;
+    if (text.mustNot.length > 0) bool.must_not = [...excluded, ...text.mustNot];
     // Without a scored conjunction, every story the filters let through holds a word of the
     // scoring clauses, so requiring one of them leaves the matches as they are and lets the
     // engine skip what cannot rank.

@@ -45,11 +45,29 @@ export interface StorySearchOptions {
   cacheTagCounts: boolean;
 }
 
-/** Turns a failure of the OpenSearch client into an AppError: anything but a refused request means the index is unavailable. */
+/**
+ * Turns a failure of the OpenSearch client into an AppError: a missing index is search not built
+ * yet ({@link notBuiltYet}); anything else but a refused request means the index is unavailable.
+ */
 function translateSearchError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof errors.ResponseError && isIndexNotFound(error.meta.statusCode, (error.meta.body as { error?: { type?: string } } | undefined)?.error?.type)) return notBuiltYet(error);
   if (error instanceof errors.ResponseError && error.meta.statusCode === 400) return refusedSearch(error);
   return new AppError(ErrorCode.UNAVAILABLE, 'Story search is unavailable.', { cause: error });
+}
+
+/** Whether OpenSearch answered that the index (the alias lists read) does not exist. */
+function isIndexNotFound(status: number | null | undefined, type: string | undefined): boolean {
+  return status === 404 && type === 'index_not_found_exception';
+}
+
+/**
+ * No index under the alias lists read: the service builds it when it starts and finds none
+ * (docs/api/stories.md, "Search", Rebuild), so until then search is UNAVAILABLE (503), a state
+ * expected on a first start that ends by itself: logged at info without a stack (AppError.expected).
+ */
+function notBuiltYet(cause: unknown): AppError {
+  return new AppError(ErrorCode.UNAVAILABLE, 'Story search is not ready yet: its index is being built.', { cause, expected: true });
 }
 
 function refusedSearch(cause: unknown): AppError {
@@ -60,6 +78,7 @@ function refusedSearch(cause: unknown): AppError {
 function multiSearchBody(item: MultiSearchItem | undefined): SearchResponseBody & TagCountsResponseBody {
   if (item !== undefined && !('error' in item)) return item;
   const cause = new Error(`_msearch item: ${item?.status ?? 'missing'} ${item?.error.type ?? ''} ${item?.error.reason ?? ''}`);
+  if (isIndexNotFound(item?.status, item?.error.type)) throw notBuiltYet(cause);
   if (item?.status === 400) throw refusedSearch(cause);
   throw new AppError(ErrorCode.UNAVAILABLE, 'Story search is unavailable.', { cause });
 }

@@ -31,6 +31,7 @@ const KEY_TYPES: Record<ValueSortField, string> = {
   num_comments: 'int',
   num_likes: 'int',
   num_dislikes: 'int',
+  date_updated: 'timestamptz',
 };
 
 /**
@@ -46,15 +47,18 @@ const RANK_WEIGHTS = '{0.1, 0.2, 0.4, 1.0}';
 const RANK_NORMALIZATION = 1 | 32;
 
 /**
- * The SQL expression a story list sorts by. They match the expression indexes of migration 0001
- * exactly (the planner needs that): rating uses a direction-specific coalesce so stories without
- * votes come last both ways; date_published likewise, but only where drafts (never published, no
- * date) can be in the list.
+ * The SQL expression a story list sorts by. They match the expression indexes of migrations 0001
+ * and 0010 exactly (the planner needs that): rating uses a direction-specific coalesce so stories
+ * without votes come last both ways, and so does date_updated for stories without a published
+ * chapter yet; date_published likewise, but only where drafts (never published, no date) can be
+ * in the list.
  */
 function sortExpression(field: ValueSortField, direction: SortDirection, draftsPossible: boolean): string {
   switch (field) {
     case 'rating':
       return direction === 'asc' ? 'coalesce(s.rating, 101)' : 'coalesce(s.rating, -1)';
+    case 'date_updated':
+      return direction === 'asc' ? "coalesce(s.date_updated, 'infinity'::timestamptz)" : "coalesce(s.date_updated, '-infinity'::timestamptz)";
     case 'date_published':
       if (!draftsPossible) return 's.date_published';
       return direction === 'asc' ? "coalesce(s.date_published, 'infinity'::timestamptz)" : "coalesce(s.date_published, '-infinity'::timestamptz)";
@@ -90,11 +94,13 @@ function publicationCondition(query: StoryListQuery, on: 's' | 'm'): string[] {
 const FEW_MATCHES = 5000;
 
 /** The filters of a list that only lists of a bookshelf apply (the others come from the search index). */
-const SHELF_ONLY_FILTERS = ['ids', 'numWordsMin', 'numWordsMax', 'status', 'datePublishedMin', 'datePublishedMax', 'tagIds', 'text'] as const;
+const SHELF_ONLY_FILTERS = [
+  'ids', 'numWordsMin', 'numWordsMax', 'status', 'datePublishedMin', 'datePublishedMax', 'dateUpdatedMin', 'dateUpdatedMax', 'tagIds', 'excludedTagIds', 'contentRatings', 'text',
+] as const;
 
 /**
  * The conditions on the items `m` of the list's shelf: the shelf's current (and, if asked, unread)
- * items whose copy of their story's columns (migration 0006) passes every filter of the list
+ * items whose copy of their story's columns (migrations 0006, 0010, 0013) passes every filter of the list
  * (docs/api/stories.md, "Bookshelves in story lists"). Stated on the copy, they let the planner
  * start from the shelf's GIN index of words and tags, whatever the sort.
  */
@@ -107,7 +113,11 @@ function shelfConditions(query: StoryListQuery, shelf: Shelf, params: Params): s
   if (query.status !== undefined) where.push(`m.status = ${params.add(query.status)}`);
   if (query.datePublishedMin) where.push(`m.date_published >= ${params.add(query.datePublishedMin)}::timestamptz`);
   if (query.datePublishedMax) where.push(`m.date_published <= ${params.add(query.datePublishedMax)}::timestamptz`);
+  if (query.dateUpdatedMin) where.push(`m.date_updated >= ${params.add(query.dateUpdatedMin)}::timestamptz`);
+  if (query.dateUpdatedMax) where.push(`m.date_updated <= ${params.add(query.dateUpdatedMax)}::timestamptz`);
   if (query.tagIds && query.tagIds.length > 0) where.push(`m.tag_ids @> ${params.add(query.tagIds)}::text[]`);
+  if (query.excludedTagIds && query.excludedTagIds.length > 0) where.push(`NOT (m.tag_ids && ${params.add(query.excludedTagIds)}::text[])`);
+  if (query.contentRatings && query.contentRatings.length > 0) where.push(`m.content_rating = ANY(${params.add(query.contentRatings)}::text[])`);
   if (query.text !== undefined) where.push(`m.search_vector @@ websearch_to_tsquery('english', ${params.add(query.text)})`);
   return where;
 }

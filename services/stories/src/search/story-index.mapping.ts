@@ -26,8 +26,9 @@ export const GC_DELETES = '1h';
  * The version of the mapping below, kept in the index's `_meta`: a service that finds the index
  * lists read at an older version rebuilds it at start (docs/api/stories.md, "Search", Rebuild).
  * Raise it with every change of the fields or their analysis. 2: one weighted search text.
+ * 3: date_updated. 4: content_rating.
  */
-export const STORY_INDEX_MAPPING_VERSION = 2;
+export const STORY_INDEX_MAPPING_VERSION = 4;
 
 /**
  * The oldest mapping version among the indices of a `GET <index or alias>/_mapping` answer (1
@@ -72,6 +73,7 @@ export function storyIndexBody(settings: StoryIndexSettings): Record<string, unk
         id: { type: 'long' },
         author_id: { type: 'long' },
         status: { type: 'keyword' },
+        content_rating: { type: 'keyword' },
         tag_ids: { type: 'keyword' },
         tag_names: unsearched,
         title: { ...unsearched, fields: { exact: { type: 'keyword', normalizer: EXACT_TITLE_NORMALIZER, ignore_above: 256 } } },
@@ -89,6 +91,7 @@ export function storyIndexBody(settings: StoryIndexSettings): Record<string, unk
         hotness: { type: 'double' },
         date_published: { type: 'date' },
         date_modified: { type: 'date' },
+        date_updated: { type: 'date' },
       },
     },
   };
@@ -99,6 +102,8 @@ export interface StoryDocument extends StoryCounterColumns {
   id: string;
   author_id: string;
   status: string;
+  /** everyone, teen or mature: filter[content_rating]. */
+  content_rating: string;
   tag_ids: string[];
   tag_names: string[];
   title: string;
@@ -109,6 +114,8 @@ export interface StoryDocument extends StoryCounterColumns {
   rating: number | null;
   date_published: string;
   date_modified: string;
+  /** When a chapter was last published; null (no value) before the first: sorts last both ways. */
+  date_updated: string | null;
   /** {@link searchText} of the fields above. */
   search_text: string[];
 }

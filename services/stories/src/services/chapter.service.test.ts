@@ -43,6 +43,26 @@ describe('ChapterService visibility', () => {
   });
 });
 
+describe('ChapterService latest chapters (docs/api/updates.md, "Atom feeds")', () => {
+  it('lists published chapters of published stories only, newest first, the same for the author, within the limit', async () => {
+    const { data, chapters } = memoryStories();
+    const id = data.putStory('900', { published: true });
+    const first = data.putChapter(id);
+    const draftChapter = data.putChapter(id, { published: false });
+    const third = data.putChapter(id);
+    const draft = data.putStory('900');
+    const ofDraft = data.putChapter(draft);
+
+    for (const source of [{ storyId: id }, { authorId: '900' }]) {
+      expect((await chapters.listLatestChapters(source, 0)).map((chapter) => chapter.id)).toEqual([third, first]);
+      expect((await chapters.listLatestChapters(source, 1)).map((chapter) => chapter.id)).toEqual([third]);
+    }
+    expect(await chapters.listLatestChapters({ storyId: draft }, 0)).toEqual([]);
+    for (const hidden of [draftChapter, ofDraft]) expect((await chapters.listLatestChapters({ authorId: '900' }, 0)).map((chapter) => chapter.id)).not.toContain(hidden);
+    expect(await chapters.listLatestChapters({ storyId: 'abc' }, 0)).toEqual([]);
+  });
+});
+
 describe('ChapterService views', () => {
   it('counts a read of a published chapter’s content once per reader, never the author’s own, never without content', async () => {
     const { data, chapters } = memoryStories();

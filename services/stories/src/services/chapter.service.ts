@@ -5,9 +5,10 @@ import { renderMarkdownFields } from '@inkwell/markdown';
 import { CHAPTER_PAGE_TEXT_BUDGET_BYTES, countWords, type Chapter } from '../domain/chapter.js';
 import { decodePosition, encodePosition, lookupIds, pageLimit } from '../domain/list.js';
 import { accessTo, canSeeDraftsOf, isEntityId, READ_STORIES, type Story, type Viewer } from '../domain/story.js';
-import type { ChapterChange, ChapterInStory, ChapterRepository } from '../repositories/chapter.repository.js';
+import type { ChapterChange, ChapterInStory, ChapterRepository, LatestChaptersSource } from '../repositories/chapter.repository.js';
 import type { StoryRepository } from '../repositories/story.repository.js';
 import type { ViewRepository } from '../repositories/view.repository.js';
+import type { ReadingService } from './reading.service.js';
 import { assertAuthor, type PageInput, type StoryService } from './story.service.js';
 
 /** POST /stories/:id/chapters. */
@@ -33,7 +34,7 @@ export interface ChapterPage {
 }
 
 /** What the chapter rules read and write of chapters: ChapterRepository, or a memory store in unit tests. */
-export type ChapterStore = Pick<ChapterRepository, 'findById' | 'findByIds' | 'listByStory' | 'create' | 'mutate'>;
+export type ChapterStore = Pick<ChapterRepository, 'findById' | 'findByIds' | 'listByStory' | 'listLatest' | 'create' | 'mutate'>;
 
 /** Where a counted view of a chapter is recorded (StoryRepository writes its StoryViewed event). */
 export type ViewRecorder = Pick<StoryRepository, 'recordView'>;
@@ -41,7 +42,12 @@ export type ViewRecorder = Pick<StoryRepository, 'recordView'>;
 /** Who read which chapter lately, so a view counts once per reader and window (ViewRepository). */
 export type ReadWindows = Pick<ViewRepository, 'firstReadWithinWindow'>;
 
+/** The viewer's `read` flags of chapters (ReadingService). */
+export type ReadFlags = Pick<ReadingService, 'withReadFlags'>;
+
 const CHAPTER_ORDER = 'chapter_number.asc';
+/** The most chapters ListLatestChapters answers (its proto rule says the same). */
+const LATEST_CHAPTERS_MAX = 50;
 
 /** The rules about chapters: visibility like their story's, authorship, publishing, views. */
 export class ChapterService {
@@ -50,6 +56,7 @@ export class ChapterService {
     private readonly stories: ViewRecorder,
     private readonly storyService: StoryService,
     private readonly views: ReadWindows,
+    private readonly readFlags: ReadFlags,
     private readonly logger: Logger,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -77,7 +84,10 @@ export class ChapterService {
       await Promise.all(chapters.filter((chapter) => chapter.published).map((chapter) => this.countView({ chapter, authorId: story.authorId, storyPublished: true }, viewer)));
     }
     const last = chapters.at(-1);
-    return { chapters, nextAfter: more && last ? encodePosition({ sort: CHAPTER_ORDER, key: String(last.chapterNumber), id: last.id }) : '' };
+    return {
+      chapters: await this.readFlags.withReadFlags(chapters, viewer),
+      nextAfter: more && last ? encodePosition({ sort: CHAPTER_ORDER, key: String(last.chapterNumber), id: last.id }) : '',
+    };
   }
 
   /**
@@ -88,7 +98,19 @@ export class ChapterService {
   async batchGetChapters(ids: readonly string[], viewer: Viewer): Promise<BatchPage<Chapter>> {
     const wanted = lookupIds(ids, isEntityId);
     const { chapters, covered } = await this.chapters.findByIds(wanted, BATCH_ANSWER_MAX_BYTES);
-    return { items: chapters.filter((item) => accessOf(item, viewer) === 'visible').map((item) => item.chapter), deferred: wanted.slice(covered) };
+    const visible = chapters.filter((item) => accessOf(item, viewer) === 'visible').map((item) => item.chapter);
+    return { items: await this.readFlags.withReadFlags(visible, viewer), deferred: wanted.slice(covered) };
+  }
+
+  /**
+   * The newest published chapters of published stories, of one story or of one author's stories,
+   * newest first (docs/api/updates.md, "Atom feeds"): at most `limit` (1–50, 0 means 50), the same
+   * for every caller. An id that cannot exist lists nothing.
+   */
+  async listLatestChapters(source: LatestChaptersSource, limit: number): Promise<Chapter[]> {
+    const id = 'storyId' in source ? source.storyId : source.authorId;
+    if (!isEntityId(id)) return [];
+    return this.chapters.listLatest(source, limit === 0 ? LATEST_CHAPTERS_MAX : Math.min(limit, LATEST_CHAPTERS_MAX));
   }
 
   /**
@@ -106,7 +128,8 @@ export class ChapterService {
     if (includeContent && found.chapter.published && found.storyPublished && viewer.userId !== found.authorId) {
       await this.countView(found, viewer);
     }
-    return found.chapter;
+    const [chapter] = await this.readFlags.withReadFlags([found.chapter], viewer);
+    return chapter!;
   }
 
   /**

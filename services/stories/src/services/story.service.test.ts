@@ -85,6 +85,22 @@ describe('StoryService lists', () => {
     expect(page.stories.map((story) => story.id)).toEqual([newer, older, draft]);
   });
 
+  it('sorts by date_updated with stories never updated last both ways, and filters GET /stories by it inclusively', async () => {
+    const { data, stories } = memoryStories();
+    const never = data.putStory('900');
+    const early = data.putStory('900', { published: true, dateUpdated: new Date('2026-03-01T00:00:00Z') });
+    const late = data.putStory('900', { published: true, dateUpdated: new Date('2026-03-09T12:00:00Z') });
+    const user = (direction: 'asc' | 'desc') => stories.listUserStories({ ...firstPage, userId: '900', sort: { field: 'date_updated', direction } }, author);
+    expect((await user('desc')).stories.map((story) => story.id)).toEqual([late, early, never]);
+    expect((await user('asc')).stories.map((story) => story.id)).toEqual([early, late, never]);
+
+    const updated = (dateUpdatedMin?: Date, dateUpdatedMax?: Date) =>
+      stories.listStories({ ...firstPage, query: '', filter: { ...noFilter, dateUpdatedMin, dateUpdatedMax }, sort: { field: 'date_updated', direction: 'desc' } }, reader);
+    expect((await updated(new Date('2026-03-09T12:00:00Z'))).stories.map((story) => story.id)).toEqual([late]);
+    expect((await updated(undefined, new Date('2026-03-09T11:59:59Z'))).stories.map((story) => story.id)).toEqual([early]);
+    expect((await updated(new Date('2026-03-01T00:00:00Z'), new Date('2026-03-09T12:00:00Z'))).stories.map((story) => story.id)).toEqual([late, early]);
+  });
+
   it('pages a user list without gaps or repeats', async () => {
     const { data, stories } = memoryStories();
     const ids = [1, 2, 3, 4, 5].map((day) => data.putStory('900', { published: true, datePublished: new Date(Date.UTC(2026, 0, day)) }));

@@ -16,9 +16,13 @@ import type { TagRepository } from '../repositories/tag.repository.js';
  * value filters mean what they mean in a StoryListQuery; `ids` and `tagIds` may repeat an id, and
  * the shelf is named by id until the service has checked it.
  */
-export type StoryFilterInput = Pick<StoryListQuery, 'authorIds' | 'numWordsMin' | 'numWordsMax' | 'status' | 'datePublishedMin' | 'datePublishedMax'> & {
+export type StoryFilterInput = Pick<StoryListQuery, 'authorIds' | 'numWordsMin' | 'numWordsMax' | 'status' | 'datePublishedMin' | 'datePublishedMax' | 'dateUpdatedMin' | 'dateUpdatedMax'> & {
   ids: string[];
   tagIds: string[];
+  /** Tags the stories must not carry; may repeat an id, may name a tag of `tagIds` (then nothing matches). */
+  excludedTagIds?: string[];
+  /** Any of these ratings; may repeat one. */
+  contentRatings?: ContentRating[];
   bookshelfId?: string;
   unread?: boolean;
 };
@@ -172,8 +176,12 @@ export class StoryService {
     if (filter.numWordsMax !== undefined) query.numWordsMax = filter.numWordsMax;
     if (filter.datePublishedMin) query.datePublishedMin = filter.datePublishedMin;
     if (filter.datePublishedMax) query.datePublishedMax = filter.datePublishedMax;
+    if (filter.dateUpdatedMin) query.dateUpdatedMin = filter.dateUpdatedMin;
+    if (filter.dateUpdatedMax) query.dateUpdatedMax = filter.dateUpdatedMax;
     if (filter.status) query.status = filter.status;
     if (filter.tagIds.length > 0) query.tagIds = [...new Set(filter.tagIds)];
+    if (filter.excludedTagIds !== undefined && filter.excludedTagIds.length > 0) query.excludedTagIds = [...new Set(filter.excludedTagIds)];
+    if (filter.contentRatings !== undefined && filter.contentRatings.length > 0) query.contentRatings = [...new Set(filter.contentRatings)];
     if (text !== '') query.text = text;
     if (filter.bookshelfId === undefined) {
       if (filter.unread !== undefined) throw unreadNeedsOwnShelf();

@@ -7,11 +7,13 @@ import type { Comment, RatingValue } from '../domain/engagement.js';
 import type { IdPage, ListPosition, StoryListQuery } from '../domain/story-query.js';
 import { noReaderStats, type Story, type Viewer } from '../domain/story.js';
 import type { Tag } from '../domain/tag.js';
-import type { ChapterDecision, ChapterInStory, NewChapter } from '../repositories/chapter.repository.js';
+import type { ChapterDecision, ChapterInStory, LatestChaptersSource, NewChapter } from '../repositories/chapter.repository.js';
 import type { CommentInStory } from '../repositories/engagement.repository.js';
+import type { ReadingPosition, ReadingRow } from '../repositories/reading.repository.js';
 import type { NewStory, StoryDecision, StoryStats } from '../repositories/story.repository.js';
 import { ChapterService, type ChapterStore, type ReadWindows, type ViewRecorder } from '../services/chapter.service.js';
 import { EngagementService, type EngagementStore } from '../services/engagement.service.js';
+import { ReadingService, type ReadingStore } from '../services/reading.service.js';
 import { StoryStatsService, type StoryStatsStore } from '../services/story-stats.service.js';
 import { StoryService, type ShelfLookup, type StorySearch, type StoryStore, type TagLookup } from '../services/story.service.js';
 
@@ -169,7 +171,11 @@ function matches(story: Story, query: Omit<StoryListQuery, 'limit' | 'after'>): 
   if (query.status && story.status !== query.status) return false;
   if (query.datePublishedMin && (!story.datePublished || story.datePublished < query.datePublishedMin)) return false;
   if (query.datePublishedMax && (!story.datePublished || story.datePublished > query.datePublishedMax)) return false;
+  if (query.dateUpdatedMin && (!story.dateUpdated || story.dateUpdated < query.dateUpdatedMin)) return false;
+  if (query.dateUpdatedMax && (!story.dateUpdated || story.dateUpdated > query.dateUpdatedMax)) return false;
   if (query.tagIds && !query.tagIds.every((tagId) => story.tagIds.includes(tagId))) return false;
+  if (query.excludedTagIds && query.excludedTagIds.some((tagId) => story.tagIds.includes(tagId))) return false;
+  if (query.contentRatings && !query.contentRatings.includes(story.contentRating)) return false;
   if (query.text !== undefined && !`${story.title} ${story.shortDescription} ${story.description}`.toLowerCase().includes(query.text.toLowerCase())) return false;
   return true;
 }
@@ -179,6 +185,7 @@ function positionOf(story: Story, field: StoryListQuery['sort']['field']): ListP
   const values: Partial<Record<typeof field, number | null>> = {
     date_published: story.datePublished?.getTime() ?? null,
     date_modified: story.dateModified.getTime(),
+    date_updated: story.dateUpdated?.getTime() ?? null,
     hotness: story.hotness,
     rating: story.rating,
     num_words: story.numWords,
@@ -275,6 +282,15 @@ export class MemoryChapterRepository implements ChapterStore {
   async listByStory(storyId: string, withDrafts: boolean, limit: number, afterNumber: number | undefined, textBudgetBytes?: number): Promise<{ chapters: Chapter[]; more: boolean }> {
     const rest = this.data.chaptersOf(storyId).filter((chapter) => (chapter.published || withDrafts) && chapter.chapterNumber > (afterNumber ?? 0));
     return { chapters: rest.slice(0, limit).map((chapter) => withText(chapter, textBudgetBytes !== undefined)), more: rest.length > limit };
+  }
+
+  async listLatest(source: LatestChaptersSource, limit: number): Promise<Chapter[]> {
+    const visible = [...this.data.chapters.values()].filter((chapter) => {
+      const story = this.data.stories.get(chapter.storyId);
+      return chapter.published && story?.published === true && ('storyId' in source ? story.id === source.storyId : story.authorId === source.authorId);
+    });
+    const newestFirst = (a: Chapter, b: Chapter) => (b.datePublished?.getTime() ?? 0) - (a.datePublished?.getTime() ?? 0) || Number(b.id) - Number(a.id);
+    return visible.sort(newestFirst).slice(0, limit).map((chapter) => withText(chapter, false));
   }
 
   async create(storyId: string, decide: (story: Story) => NewChapter, signal?: AbortSignal): Promise<{ chapter: Chapter; story: Story }> {
@@ -411,6 +427,61 @@ export class MemoryReadWindows implements ReadWindows {
   }
 }
 
+/**
+ * Reading progress in memory, as ReadingRepository keeps it: marks per user and chapter, the last
+ * activity per user and story, counts over the chapters published now.
+ */
+export class MemoryReadingStore implements ReadingStore {
+  /** `<userId>:<chapterId>` → when it was marked, with its story. */
+  readonly marks = new Map<string, { storyId: string; chapterId: string; userId: string; at: Date }>();
+  /** `<userId>:<storyId>` → last activity. */
+  readonly activity = new Map<string, Date>();
+
+  constructor(private readonly data: MemoryStoriesData) {}
+
+  async mark(userId: string, storyId: string, chapterId: string, now: Date): Promise<void> {
+    this.marks.set(`${userId}:${chapterId}`, { storyId, chapterId, userId, at: now });
+    this.activity.set(`${userId}:${storyId}`, now);
+  }
+
+  async unmark(userId: string, storyId: string, chapterId: string, now: Date): Promise<void> {
+    if (!this.marks.delete(`${userId}:${chapterId}`)) return;
+    const marked = [...this.marks.values()].some((mark) => mark.userId === userId && mark.storyId === storyId);
+    if (marked) this.activity.set(`${userId}:${storyId}`, now);
+    else this.activity.delete(`${userId}:${storyId}`);
+  }
+
+  async readChapterIds(userId: string, chapters: readonly { id: string }[]): Promise<Set<string>> {
+    return new Set(chapters.filter((chapter) => this.marks.has(`${userId}:${chapter.id}`)).map((chapter) => chapter.id));
+  }
+
+  async listPage(userId: string, limit: number, after?: ReadingPosition): Promise<ReadingRow[]> {
+    const rows = [...this.activity.entries()].flatMap(([key, at]) => {
+      const [owner, storyId] = key.split(':') as [string, string];
+      if (owner !== userId || this.data.stories.get(storyId)?.published !== true) return [];
+      const published = this.data.chaptersOf(storyId).filter((chapter) => chapter.published);
+      const read = published.filter((chapter) => this.marks.has(`${userId}:${chapter.id}`));
+      const latest = [...read].sort((a, b) => this.marks.get(`${userId}:${b.id}`)!.at.getTime() - this.marks.get(`${userId}:${a.id}`)!.at.getTime() || b.chapterNumber - a.chapterNumber)[0];
+      const next = published.find((chapter) => !this.marks.has(`${userId}:${chapter.id}`));
+      return [{
+        progress: {
+          storyId,
+          lastChapterReadId: latest?.id ?? null,
+          nextChapterId: next?.id ?? null,
+          numChaptersRead: read.length,
+          numUnreadChapters: published.length - read.length,
+          dateLastRead: at,
+        },
+        position: { key: at.toISOString(), id: storyId },
+      }];
+    });
+    const newestFirst = (a: ReadingRow, b: ReadingRow) => b.progress.dateLastRead.getTime() - a.progress.dateLastRead.getTime() || Number(b.position.id) - Number(a.position.id);
+    const sorted = rows.sort(newestFirst);
+    const rest = after ? sorted.filter((row) => newestFirst(row, { progress: { dateLastRead: new Date(after.key) }, position: after } as ReadingRow) > 0) : sorted;
+    return rest.slice(0, limit + 1);
+  }
+}
+
 /** The services of the stories domain over one fresh memory store, and the store itself to arrange and inspect. */
 export interface MemoryStories {
   data: MemoryStoriesData;
@@ -418,6 +489,7 @@ export interface MemoryStories {
   chapters: ChapterService;
   engagement: EngagementService;
   stats: StoryStatsService;
+  reading: ReadingService;
 }
 
 /** Wires the services of the stories domain to memory repositories, as main.ts wires the real ones. */
@@ -425,6 +497,8 @@ export function memoryStories(clock: () => Date = () => new Date()): MemoryStori
   const data = new MemoryStoriesData();
   const storyRepository = new MemoryStoryRepository(data);
   const stories = new StoryService(storyRepository, new MemoryTagRepository(data), new MemoryShelfCopy(data), new MemoryStoryIndex(data), clock);
-  const chapters = new ChapterService(new MemoryChapterRepository(data), storyRepository, stories, new MemoryReadWindows(), createRecordingLogger('stories-unit').logger, clock);
-  return { data, stories, chapters, engagement: new EngagementService(new MemoryEngagementRepository(data), stories), stats: new StoryStatsService(storyRepository) };
+  const chapterRepository = new MemoryChapterRepository(data);
+  const reading = new ReadingService(new MemoryReadingStore(data), chapterRepository, clock);
+  const chapters = new ChapterService(chapterRepository, storyRepository, stories, new MemoryReadWindows(), reading, createRecordingLogger('stories-unit').logger, clock);
+  return { data, stories, chapters, engagement: new EngagementService(new MemoryEngagementRepository(data), stories), stats: new StoryStatsService(storyRepository), reading };
 }

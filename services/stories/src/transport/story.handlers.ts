@@ -3,6 +3,7 @@ import type { StoriesService } from '@inkwell/proto/stories';
 import { ratingValueFromProto, ratingValueToProto } from '../events/story.events.js';
 import type { ChapterService } from '../services/chapter.service.js';
 import type { EngagementService } from '../services/engagement.service.js';
+import type { ReadingService } from '../services/reading.service.js';
 import type { StoryService } from '../services/story.service.js';
 import type { TagService } from '../services/tag.service.js';
 import {
@@ -14,6 +15,7 @@ import {
   tagSortFromProto,
   toProtoChapter,
   toProtoComment,
+  toProtoReadingProgress,
   toProtoStory,
   toProtoTag,
 } from './story.mappers.js';
@@ -24,10 +26,11 @@ export interface StoriesHandlerDeps {
   chapters: ChapterService;
   tags: TagService;
   engagement: EngagementService;
+  reading: ReadingService;
 }
 
 /** gRPC handlers of StoriesService: decode → one service call → encode. */
-export function storiesHandlers({ stories, chapters, tags, engagement }: StoriesHandlerDeps): ServiceImpl<typeof StoriesService> {
+export function storiesHandlers({ stories, chapters, tags, engagement, reading }: StoriesHandlerDeps): ServiceImpl<typeof StoriesService> {
   return {
     async getStory(request, ctx) {
       return { story: toProtoStory(await stories.getStory(request.id, ctx.caller)) };
@@ -122,6 +125,10 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
     async getChapter(request, ctx) {
       return { chapter: toProtoChapter(await chapters.getChapter(request.id, request.includeContent, ctx.caller)) };
     },
+    async listLatestChapters(request) {
+      const source = request.source.case === 'storyId' ? { storyId: request.source.value } : { authorId: request.source.value ?? '' };
+      return { chapters: (await chapters.listLatestChapters(source, request.limit)).map(toProtoChapter) };
+    },
     async createChapter(request, ctx) {
       const chapter = await chapters.createChapter(
         request.storyId,
@@ -148,6 +155,18 @@ export function storiesHandlers({ stories, chapters, tags, engagement }: Stories
     async deleteChapter(request, ctx) {
       await chapters.deleteChapter(request.id, ctx.caller);
       return {};
+    },
+    async markChapterRead(request, ctx) {
+      await reading.markRead(request.chapterId, ctx.caller);
+      return {};
+    },
+    async markChapterUnread(request, ctx) {
+      await reading.markUnread(request.chapterId, ctx.caller);
+      return {};
+    },
+    async listReadingProgress(request, ctx) {
+      const page = await reading.listProgress(request.userId, { pageSize: request.pageSize, after: request.after }, ctx.caller);
+      return { progress: page.progress.map(toProtoReadingProgress), nextAfter: page.nextAfter };
     },
     async listTags(request) {
       const kind = tagKindFromProto(request.kind);

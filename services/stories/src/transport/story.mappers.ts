@@ -3,6 +3,7 @@ import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/prot
 import {
   ChapterSchema,
   CommentSchema,
+  ReadingProgressSchema,
   SortDirection as ProtoSortDirection,
   StorySchema,
   StorySortField as ProtoStorySortField,
@@ -13,6 +14,7 @@ import {
   TagSortField as ProtoTagSortField,
   type Chapter as ProtoChapter,
   type Comment as ProtoComment,
+  type ReadingProgress as ProtoReadingProgress,
   type Story as ProtoStory,
   type StoryFilter as ProtoStoryFilter,
   type StorySort as ProtoStorySort,
@@ -22,6 +24,7 @@ import {
 import type { Chapter } from '../domain/chapter.js';
 import type { Comment } from '../domain/engagement.js';
 import type { Sort, SortDirection, StorySortField } from '../domain/list.js';
+import type { ReadingProgress } from '../domain/reading.js';
 import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
 import type { Tag, TagKind } from '../domain/tag.js';
 import { CONTENT_RATING_TO_PROTO, contentRatingFromProto, STATUS_TO_PROTO, statusFromProto } from '../events/story.enums.js';
@@ -40,6 +43,7 @@ const SORT_FIELDS: Readonly<Record<ProtoStorySortField, StorySortField | undefin
   [ProtoStorySortField.NUM_LIKES]: 'num_likes',
   [ProtoStorySortField.NUM_DISLIKES]: 'num_dislikes',
   [ProtoStorySortField.DATE_ADDED]: 'date_added',
+  [ProtoStorySortField.DATE_UPDATED]: 'date_updated',
 };
 
 const date = (value: Date | null) => (value ? timestampFromDate(value) : undefined);
@@ -87,6 +91,19 @@ export function toProtoChapter(chapter: Chapter): ProtoChapter {
     numViews: chapter.numViews,
     datePublished: date(chapter.datePublished),
     dateModified: timestampFromDate(chapter.dateModified),
+    ...(chapter.read === undefined ? {} : { read: chapter.read }),
+  });
+}
+
+/** Domain reading progress → proto ReadingProgress (unset chapters when there are none). */
+export function toProtoReadingProgress(progress: ReadingProgress): ProtoReadingProgress {
+  return create(ReadingProgressSchema, {
+    storyId: progress.storyId,
+    ...(progress.lastChapterReadId === null ? {} : { lastChapterReadId: progress.lastChapterReadId }),
+    ...(progress.nextChapterId === null ? {} : { nextChapterId: progress.nextChapterId }),
+    numChaptersRead: progress.numChaptersRead,
+    numUnreadChapters: progress.numUnreadChapters,
+    dateLastRead: timestampFromDate(progress.dateLastRead),
   });
 }
 
@@ -159,6 +176,11 @@ export function statusOfRequest(value: ProtoStoryStatus): StoryStatus | undefine
   return status;
 }
 
+/** A rating of a filter the request's rules let through although it is UNSPECIFIED (they refuse it: `not_in: [0]`). */
+function unmappedRating(value: ProtoContentRating): never {
+  throw unmapped('content rating', value);
+}
+
 /** Proto content rating (UNSPECIFIED = not given) → domain; the request's rules refuse unknown values. */
 export function contentRatingOfRequest(value: ProtoContentRating): ContentRating | undefined {
   if (value === ProtoContentRating.UNSPECIFIED) return undefined;
@@ -182,6 +204,12 @@ export function storyFilterFromProto(filter: ProtoStoryFilter | undefined): Stor
   const max = instant(filter.datePublishedMax);
   if (min) input.datePublishedMin = min;
   if (max) input.datePublishedMax = max;
+  const updatedMin = instant(filter.dateUpdatedMin);
+  const updatedMax = instant(filter.dateUpdatedMax);
+  if (updatedMin) input.dateUpdatedMin = updatedMin;
+  if (updatedMax) input.dateUpdatedMax = updatedMax;
+  if (filter.excludedTagIds.length > 0) input.excludedTagIds = filter.excludedTagIds;
+  if (filter.contentRatings.length > 0) input.contentRatings = filter.contentRatings.map((value) => contentRatingOfRequest(value) ?? unmappedRating(value));
   if (filter.bookshelfId !== undefined) input.bookshelfId = filter.bookshelfId;
   if (filter.unread !== undefined) input.unread = filter.unread;
   return input;
