@@ -39,6 +39,8 @@ runService({
     }, PRUNE_INTERVAL_MS);
     prune.unref();
     await services.accounts.prepare();
+    const docsClient = await services.clients.ensureDocsClient(config.PUBLIC_BASE_URL);
+    logger.info({ clientId: docsClient.id, redirectUri: docsClient.redirectUris[0] }, 'API reference client ready');
     return {
       server: createUsersServer({ logger, services, verifier: auth.verifier, metrics }),
       consumers: [createAuthoredContentConsumer({ kafka, pool, logger })],

@@ -3,6 +3,7 @@ import type { Logger } from '@inkwell/logging';
 import { UsersService } from '@inkwell/proto/users';
 import type { UsersServices } from './services.js';
 import { accountHandlers } from './transport/account.handlers.js';
+import { authorizationHandlers } from './transport/authorization.handlers.js';
 import { followHandlers } from './transport/follow.handlers.js';
 import { USERS_ISSUERS } from './transport/issuers.policy.js';
 import { oauthHandlers } from './transport/oauth.handlers.js';
@@ -28,5 +29,6 @@ export function createUsersServer({ logger, services, verifier, metrics }: Users
     ...followHandlers(services.follows),
     ...oauthHandlers(services.clients, services.tokens),
     ...personalTokenHandlers(services.personalTokens),
+    ...authorizationHandlers(services.authorizations),
   }, { issuers: USERS_ISSUERS });
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
+import { AuthorizationRepository } from './repositories/authorization.repository.js';
 import { FollowRepository } from './repositories/follow.repository.js';
 import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
 import type { RevocationNotifier } from './repositories/revocation.notifier.js';
@@ -7,6 +8,7 @@ import { SignInThrottleRepository } from './repositories/sign-in-throttle.reposi
 import { TokenRepository } from './repositories/token.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
 import { AccountService } from './services/account.service.js';
+import { AuthorizationService } from './services/authorization.service.js';
 import { FollowService } from './services/follow.service.js';
 import { OAuthClientService } from './services/oauth-client.service.js';
 import { OAuthTokenService } from './services/oauth-token.service.js';
@@ -19,6 +21,7 @@ export interface UsersServices {
   clients: OAuthClientService;
   tokens: OAuthTokenService;
   personalTokens: PersonalTokenService;
+  authorizations: AuthorizationService;
 }
 
 /**
@@ -35,5 +38,6 @@ export function createUsersServices(pool: pg.Pool, notifier: RevocationNotifier)
     clients: new OAuthClientService(clients, users, notifier),
     tokens: new OAuthTokenService(tokens, new AuthorizationCodeRepository(pool), clients, users, notifier),
     personalTokens: new PersonalTokenService(tokens, users, notifier),
+    authorizations: new AuthorizationService(new AuthorizationRepository(pool), notifier),
   };
 }

@@ -26,8 +26,9 @@ Usage: npm run cli -- <command> [options] [--json]
 Commands:
   create-user --name <name> --email <address> --password <password>
       Registers an account (same rules as sign-up).
-  create-app --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...] [--public] [--owner <user id|name>]
+  create-app --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...] [--origin <origin> ...] [--public] [--owner <user id|name>]
       Registers an OAuth app; prints its client id and, for confidential apps, its secret (once).
+      --origin: a web origin its browser app calls the API from (CORS), e.g. https://app.example.com.
   mint-token --user <user id|name> --scopes "<scope> <scope> ..." [--name <label>] [--expires-in-days <n>]
       Mints a personal access token for the user; prints it (once). Scopes: ${SCOPE_NAMES.join(', ')}.
   revoke-token <token>
@@ -47,6 +48,7 @@ const schemas = {
   'create-app': z.object({
     name: nonEmpty,
     'redirect-uri': z.array(nonEmpty).min(1, 'at least one --redirect-uri'),
+    origin: z.array(nonEmpty).default([]),
     public: z.boolean().default(false),
     owner: nonEmpty.optional(),
   }),
@@ -64,6 +66,7 @@ const OPTIONS = {
   email: { type: 'string' },
   password: { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
+  origin: { type: 'string', multiple: true },
   public: { type: 'boolean' },
   owner: { type: 'string' },
   user: { type: 'string' },
@@ -75,7 +78,7 @@ const OPTIONS = {
 /** The options each command accepts (besides --json). */
 const ALLOWED: Record<string, readonly string[]> = {
   'create-user': ['name', 'email', 'password'],
-  'create-app': ['name', 'redirect-uri', 'public', 'owner'],
+  'create-app': ['name', 'redirect-uri', 'origin', 'public', 'owner'],
   'mint-token': ['user', 'scopes', 'name', 'expires-in-days'],
   'revoke-token': [],
   'revoke-tokens': ['user'],
@@ -135,14 +138,14 @@ export async function runCommand(services: UsersServices, { command, values, pos
     }
     case 'create-app': {
       const args = validate(command, schemas[command], values);
-      const app = { name: args.name, redirectUris: args['redirect-uri'], confidential: !args.public };
+      const app = { name: args.name, redirectUris: args['redirect-uri'], allowedOrigins: args.origin, confidential: !args.public };
       checkRules(CreateClientRequestSchema, app);
       const owner = args.owner === undefined ? undefined : await services.accounts.findUser(args.owner);
       const { client, secret } = await services.clients.create({ ...app, ...(owner === undefined ? {} : { ownerUserId: owner.id }) });
       const lines = [`Created ${client.confidential ? 'confidential' : 'public'} app "${client.name}".`, `client_id:     ${client.id}`];
       if (secret !== undefined) lines.push(`client_secret: ${secret}`, 'The secret is shown only now; store it safely.');
       else lines.push('Public app: it has no secret and must use PKCE (S256).');
-      return { lines, json: { clientId: client.id, ...(secret === undefined ? {} : { clientSecret: secret }), name: client.name, confidential: client.confidential, redirectUris: client.redirectUris } };
+      return { lines, json: { clientId: client.id, ...(secret === undefined ? {} : { clientSecret: secret }), name: client.name, confidential: client.confidential, redirectUris: client.redirectUris, allowedOrigins: client.allowedOrigins } };
     }
     case 'mint-token': {
       const args = validate(command, schemas[command], values);

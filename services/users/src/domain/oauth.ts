@@ -5,6 +5,8 @@ export interface OAuthClient {
   id: string;
   name: string;
   redirectUris: string[];
+  /** Web origins a browser app of this client may call from (CORS, docs/api/auth.md, "Browser apps (CORS)"). */
+  allowedOrigins: string[];
   confidential: boolean;
   /** Undefined for clients created by the operator. */
   ownerUserId?: string;
@@ -59,9 +61,11 @@ export interface PersonalToken {
   expiresAt?: Date;
 }
 
-/** Limits on client registrations (name and number of redirect URIs: CreateClientRequest's rules). */
+/** Limits on client registrations (name and number of redirect URIs and origins: CreateClientRequest's rules). */
 export const CLIENT_LIMITS = {
   maxRedirectUriLength: 2000,
+  /** Longest allowed origin: a scheme, a host name of at most 253 characters and a port fit. */
+  maxOriginLength: 300,
   /**
    * Apps one user may own (docs/api/accounts.md, "Applications"): every app has its own
    * client-credentials rate-limit window and counts as a reader of its own, so without a cap one
@@ -131,6 +135,27 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (scheme === 'http') return LOOPBACK_HOSTS.has(parsed.hostname) ? undefined : 'http redirect URIs are allowed only for loopback hosts; use https.';
   if (scheme.includes('.') && !/^(javascript|data|file|vbscript)$/i.test(scheme)) return undefined;
   return 'A redirect URI uses https, http on a loopback host, or a private-use scheme like com.example.app.';
+}
+
+/**
+ * Why `origin` cannot be an allowed origin of a browser app, or undefined when it can
+ * (docs/api/auth.md, "Browser apps (CORS)"). An origin is compared by string equality with the
+ * `Origin` header, so it must be written as browsers serialise it: `scheme://host[:port]` in lower
+ * case, without a path, a trailing slash or the scheme's default port. `https` anywhere, `http`
+ * only on loopback hosts, as for redirect URIs.
+ */
+export function allowedOriginProblem(origin: string): string | undefined {
+  if (origin.length === 0 || origin.length > CLIENT_LIMITS.maxOriginLength) return `An allowed origin has 1 to ${CLIENT_LIMITS.maxOriginLength} characters.`;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return 'An allowed origin is written scheme://host[:port], e.g. https://app.example.com.';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'An allowed origin uses https (or http on a loopback host).';
+  if (parsed.origin !== origin) return `An allowed origin is written as browsers send it, without a path or a trailing slash: ${parsed.origin}.`;
+  if (parsed.protocol === 'http:' && !LOOPBACK_HOSTS.has(parsed.hostname)) return 'http origins are allowed only for loopback hosts; use https.';
+  return undefined;
 }
 
 /** PKCE methods of RFC 7636. */

@@ -6,18 +6,20 @@ interface ClientRow {
   id: string;
   name: string;
   redirect_uris: string[];
+  allowed_origins: string[];
   confidential: boolean;
   owner_user_id: string | null;
   date_created: Date;
 }
 
-const COLUMNS = 'id, name, redirect_uris, confidential, owner_user_id, date_created';
+const COLUMNS = 'id, name, redirect_uris, allowed_origins, confidential, owner_user_id, date_created';
 
 function toClient(row: ClientRow): OAuthClient {
   return {
     id: row.id,
     name: row.name,
     redirectUris: row.redirect_uris,
+    allowedOrigins: row.allowed_origins,
     confidential: row.confidential,
     ...(row.owner_user_id === null ? {} : { ownerUserId: String(row.owner_user_id) }),
     dateCreated: row.date_created,
@@ -29,6 +31,7 @@ export interface NewClient {
   id: string;
   name: string;
   redirectUris: string[];
+  allowedOrigins: string[];
   confidential: boolean;
   secretHash?: string;
   ownerUserId?: string;
@@ -60,11 +63,37 @@ export class OAuthClientRepository {
           if (Number(owned[0]!.count) >= maxPerOwner) return undefined;
         }
         const { rows } = await db.query<ClientRow>(
-          `INSERT INTO oauth_clients (id, name, redirect_uris, confidential, secret_hash, owner_user_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-          [client.id, client.name, client.redirectUris, client.confidential, client.secretHash ?? null, client.ownerUserId ?? null],
+          `INSERT INTO oauth_clients (id, name, redirect_uris, allowed_origins, confidential, secret_hash, owner_user_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+          [client.id, client.name, client.redirectUris, client.allowedOrigins, client.confidential, client.secretHash ?? null, client.ownerUserId ?? null],
         );
         return toClient(rows[0]!);
       });
+    });
+  }
+
+  /**
+   * Makes the operator's public client `client.id` exist with exactly this name and these
+   * redirect URIs and origins (created, or updated in place: its codes and tokens stay), in one
+   * statement, so that several replicas starting at once agree.
+   */
+  async ensurePublic(client: Omit<NewClient, 'confidential' | 'secretHash' | 'ownerUserId'>): Promise<OAuthClient> {
+    return withPgErrors(async () => {
+      const { rows } = await this.pool.query<ClientRow>(
+        `INSERT INTO oauth_clients (id, name, redirect_uris, allowed_origins, confidential) VALUES ($1, $2, $3, $4, false)
+         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, redirect_uris = EXCLUDED.redirect_uris, allowed_origins = EXCLUDED.allowed_origins,
+           confidential = false, secret_hash = NULL, owner_user_id = NULL
+         RETURNING ${COLUMNS}`,
+        [client.id, client.name, client.redirectUris, client.allowedOrigins],
+      );
+      return toClient(rows[0]!);
+    });
+  }
+
+  /** Whether any client lists `origin` among its allowed origins (the GIN index). */
+  async isOriginRegistered(origin: string): Promise<boolean> {
+    return withPgErrors(async () => {
+      const { rows } = await this.pool.query('SELECT 1 FROM oauth_clients WHERE allowed_origins @> ARRAY[$1::text] LIMIT 1', [origin]);
+      return rows.length > 0;
     });
   }
 

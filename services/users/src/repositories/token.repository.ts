@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { type Queryable, withPgErrors, withTransaction } from '@inkwell/pg';
 import type { AccessTokenInfo, PersonalToken, RefreshTokenInfo } from '../domain/oauth.js';
+import { ACTIVE_AUTHORIZATIONS } from './authorization.repository.js';
 
 interface AccessRow {
   id: string;
@@ -291,6 +292,19 @@ export class TokenRepository {
       `user_id = $1 AND personal_name IS NOT NULL AND id = (SELECT grant_id FROM access_tokens WHERE id = $2 AND (expires_at IS NULL OR expires_at > now()))`,
       [userId, tokenId],
     );
+  }
+
+  /**
+   * The scopes `userId` currently grants each of `clientIds` (docs/api/webhooks.md, "Private
+   * events"): per app, those of the user's active authorization of it, as the authorized-apps
+   * page shows them (ACTIVE_AUTHORIZATIONS, the one definition). Apps without one are left out.
+   */
+  async appScopesOfUser(userId: string, clientIds: readonly string[]): Promise<Map<string, string[]>> {
+    return withPgErrors(async () => {
+      if (clientIds.length === 0) return new Map();
+      const { rows } = await this.pool.query<{ client_id: string; scopes: string[] }>(`SELECT client_id, scopes FROM (${ACTIVE_AUTHORIZATIONS}) active`, [userId, [...clientIds]]);
+      return new Map(rows.map((row) => [row.client_id, row.scopes]));
+    });
   }
 
   /**

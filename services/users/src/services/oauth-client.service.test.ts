@@ -64,4 +64,42 @@ describe('OAuthClientService', () => {
     expect(data.notices[0]).toHaveLength(1);
     await expect(tokens.getAccessToken('app-token')).rejects.toMatchObject({ code: 'UNAUTHENTICATED', details: [{ reason: 'invalid_token' }] });
   });
+
+  it('keeps the web origins of a browser app, written as browsers send them, and says which origins any app allows', async () => {
+    const { clients, data } = memoryUsers();
+    const owner = data.putUser('ada');
+    const { client } = await clients.create({ ...app, ownerUserId: owner, confidential: false, allowedOrigins: ['https://reader.example', 'http://127.0.0.1:3000'] });
+    expect(client.allowedOrigins).toEqual(['https://reader.example', 'http://127.0.0.1:3000']);
+    expect(await clients.isOriginRegistered('https://reader.example')).toBe(true);
+    expect(await clients.isOriginRegistered('https://other.example')).toBe(false);
+    expect(await clients.isOriginRegistered('null')).toBe(false);
+
+    for (const [origin, problem] of [
+      ['https://reader.example/', 'without a path or a trailing slash'],
+      ['https://Reader.example', 'without a path'],
+      ['https://reader.example:443', 'without a path'],
+      ['http://reader.example', 'only for loopback hosts'],
+      ['ftp://reader.example', 'uses https'],
+      ['reader.example', 'scheme://host'],
+    ] as const) {
+      await expect(clients.create({ ...app, ownerUserId: owner, confidential: false, allowedOrigins: [origin] }), origin).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: [{ reason: 'validation_failed', pointer: '/data/attributes/allowed_origins/0', detail: expect.stringContaining(problem) }],
+      });
+    }
+    await expect(clients.create({ ...app, ownerUserId: owner, confidential: false, allowedOrigins: ['https://a.example', 'https://a.example'] })).rejects.toMatchObject({
+      details: [{ pointer: '/data/attributes/allowed_origins/1', detail: 'This origin is listed twice.' }],
+    });
+  });
+
+  it('ensures the docs client at every start: public, owned by nobody, its redirect URI under the public base URL', async () => {
+    const { clients } = memoryUsers();
+    const first = await clients.ensureDocsClient('https://api.inkwell.example/');
+    expect(first).toMatchObject({ id: 'inkwell-api-docs', confidential: false, redirectUris: ['https://api.inkwell.example/docs/oauth2-redirect.html'] });
+    expect(first.ownerUserId).toBeUndefined();
+    const moved = await clients.ensureDocsClient('http://127.0.0.1:9000');
+    expect(moved.redirectUris).toEqual(['http://127.0.0.1:9000/docs/oauth2-redirect.html']);
+    expect(moved.dateCreated).toEqual(first.dateCreated);
+    await expect(clients.ensureDocsClient('http://api.inkwell.example')).rejects.toThrow(/PUBLIC_BASE_URL/);
+  });
 });

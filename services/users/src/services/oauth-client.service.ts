@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { generateToken, hashToken } from '@inkwell/auth-tokens';
+import { DOCS_CLIENT, docsClientRedirectUri, generateToken, hashToken } from '@inkwell/auth-tokens';
 import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
-import { CLIENT_LIMITS, newClientId, redirectUriProblem, type OAuthClient } from '../domain/oauth.js';
+import { allowedOriginProblem, CLIENT_LIMITS, newClientId, redirectUriProblem, type OAuthClient } from '../domain/oauth.js';
 import { isUserId } from '../domain/user.js';
 import type { OAuthClientRepository } from '../repositories/oauth-client.repository.js';
 import type { RevocationNotifier } from '../repositories/revocation.notifier.js';
@@ -14,6 +14,8 @@ export interface ClientRegistration {
   ownerUserId?: string;
   name: string;
   redirectUris: readonly string[];
+  /** Web origins of a browser app (none when left out). */
+  allowedOrigins?: readonly string[];
   confidential: boolean;
 }
 
@@ -24,7 +26,7 @@ export interface CreatedClient {
 }
 
 /** What the client rules read and write of clients: OAuthClientRepository, or a memory store in unit tests. */
-export type ClientStore = Pick<OAuthClientRepository, 'create' | 'findWithSecret' | 'setSecretHash' | 'listByOwner' | 'delete'>;
+export type ClientStore = Pick<OAuthClientRepository, 'create' | 'findWithSecret' | 'setSecretHash' | 'listByOwner' | 'delete' | 'ensurePublic' | 'isOriginRegistered'>;
 
 /** Unknown client, public client or wrong secret: one answer for all (RFC 6749 §5.2 invalid_client). */
 function invalidClient(): AppError {
@@ -42,7 +44,8 @@ export class OAuthClientService {
   /**
    * Registers a client: the name (1–100 characters, stored trimmed) and the number of redirect
    * URIs (1–10) are CreateClientRequest's rules; here each URI must be valid by
-   * redirectUriProblem and distinct. Confidential clients get a secret (`iwk_cs_…`), returned
+   * redirectUriProblem and distinct, and so must each allowed origin be by allowedOriginProblem
+   * (at most 10: the request's rule). Confidential clients get a secret (`iwk_cs_…`), returned
    * here only; its sha256 is stored. An owner may own at most CLIENT_LIMITS.maxPerOwner clients:
    * one more is FAILED_PRECONDITION `limit_reached`. An unknown owner is NOT_FOUND.
    */
@@ -54,6 +57,11 @@ export class OAuthClientService {
       const problem = redirectUriProblem(uri) ?? (uris.indexOf(uri) !== index ? 'This redirect URI is listed twice.' : undefined);
       if (problem !== undefined) details.push({ reason: 'validation_failed', pointer: `/data/attributes/redirect_uris/${index}`, detail: problem });
     });
+    const origins = registration.allowedOrigins ?? [];
+    origins.forEach((origin, index) => {
+      const problem = allowedOriginProblem(origin) ?? (origins.indexOf(origin) !== index ? 'This origin is listed twice.' : undefined);
+      if (problem !== undefined) details.push({ reason: 'validation_failed', pointer: `/data/attributes/allowed_origins/${index}`, detail: problem });
+    });
     if (details.length > 0) throw new AppError(ErrorCode.INVALID_ARGUMENT, details[0]!.detail!, { details });
     if (registration.ownerUserId !== undefined && (!isUserId(registration.ownerUserId) || !(await this.users.findById(registration.ownerUserId)))) {
       throw AppError.notFound('user');
@@ -64,6 +72,7 @@ export class OAuthClientService {
         id: newClientId(),
         name,
         redirectUris: [...uris],
+        allowedOrigins: [...origins],
         confidential: registration.confidential,
         ...(secret === undefined ? {} : { secretHash: hashToken(secret) }),
         ...(registration.ownerUserId === undefined ? {} : { ownerUserId: registration.ownerUserId }),
@@ -88,6 +97,27 @@ export class OAuthClientService {
     const secret = generateToken('clientSecret');
     await this.clients.setSecretHash(id, hashToken(secret));
     return secret;
+  }
+
+  /**
+   * Makes the client of the API reference page exist (DOCS_CLIENT: public, owned by nobody) with
+   * its one redirect URI under `publicBaseUrl`, the gateway's PUBLIC_BASE_URL; run at every start,
+   * it creates the client or corrects it in place (docs/api/reference.md, "Try it: Authorize").
+   */
+  async ensureDocsClient(publicBaseUrl: string): Promise<OAuthClient> {
+    const redirectUri = docsClientRedirectUri(publicBaseUrl);
+    const problem = redirectUriProblem(redirectUri);
+    if (problem !== undefined) throw new Error(`PUBLIC_BASE_URL ${publicBaseUrl} gives the docs client no valid redirect URI: ${problem}`);
+    return this.clients.ensurePublic({ id: DOCS_CLIENT.id, name: DOCS_CLIENT.name, redirectUris: [redirectUri], allowedOrigins: [] });
+  }
+
+  /**
+   * Whether any client allows `origin` (a CORS preflight's question). A value that is no
+   * well-formed origin is allowed by none, without a query.
+   */
+  async isOriginRegistered(origin: string): Promise<boolean> {
+    if (allowedOriginProblem(origin) !== undefined) return false;
+    return this.clients.isOriginRegistered(origin);
   }
 
   /** The clients `ownerUserId` registered, oldest first; none without an owner. */

@@ -170,3 +170,17 @@ describe('OAuthTokenService tokens', () => {
     expect(await users.personalTokens.list(users.caller)).toEqual([]);
   });
 });
+
+describe('OAuthTokenService.appScopes (docs/api/webhooks.md, "Private events")', () => {
+  it('answers the scopes a user grants each app now, leaving out apps never authorized or revoked', async () => {
+    const users = await world();
+    const { client: other } = await users.clients.create({ name: 'Other', redirectUris: [REDIRECT], confidential: true });
+    const { access, refresh } = await authorize(users, users.userId, users.clientId);
+    expect(await users.tokens.appScopes(users.userId, [users.clientId, other.id])).toEqual(new Map([[users.clientId, ['read_stories', 'write_stories']]]));
+    expect(await users.tokens.appScopes('not-a-user', [users.clientId])).toEqual(new Map());
+
+    await users.tokens.revokeToken(refresh, undefined);
+    await users.tokens.revokeToken(access, undefined);
+    expect(await users.tokens.appScopes(users.userId, [users.clientId])).toEqual(new Map());
+  });
+});

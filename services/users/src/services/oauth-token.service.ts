@@ -42,7 +42,7 @@ export interface SavedTokens {
 /** What the grant rules read and write of token families: TokenRepository, or a memory store in unit tests. */
 export type OAuthTokenStore = Pick<
   TokenRepository,
-  'save' | 'findAccessToken' | 'findRefreshToken' | 'revokeAccessToken' | 'revokeFamily' | 'revokeFamiliesOfCode' | 'revokeFamiliesOfUser' | 'pruneInactive'
+  'save' | 'findAccessToken' | 'findRefreshToken' | 'revokeAccessToken' | 'revokeFamily' | 'revokeFamiliesOfCode' | 'revokeFamiliesOfUser' | 'pruneInactive' | 'appScopesOfUser'
 >;
 
 /** What the grant rules read and write of authorization codes (AuthorizationCodeRepository). */
@@ -241,6 +241,16 @@ export class OAuthTokenService {
       return (await this.#revoked(await this.tokens.revokeFamily(refresh.token.familyId))) > 0;
     }
     return false;
+  }
+
+  /**
+   * The scopes `userId` grants each of `appIds` now (docs/api/webhooks.md, "Private events"): the
+   * union of the scopes of their active tokens of each app; apps without an active authorization
+   * (never given, revoked, expired) are left out. An id that is not a user's has none.
+   */
+  async appScopes(userId: string, appIds: readonly string[]): Promise<Map<string, string[]>> {
+    if (!isUserId(userId) || appIds.length === 0) return new Map();
+    return this.tokens.appScopesOfUser(userId, [...new Set(appIds)]);
   }
 
   /** Revokes every token of `userId` (OAuth tokens of every client, and personal tokens); returns how many were active. */

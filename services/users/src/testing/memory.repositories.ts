@@ -243,12 +243,24 @@ export class MemoryOAuthClientRepository implements ClientStore {
       id: client.id,
       name: client.name,
       redirectUris: [...client.redirectUris],
+      allowedOrigins: [...client.allowedOrigins],
       confidential: client.confidential,
       ...(client.ownerUserId === undefined ? {} : { ownerUserId: client.ownerUserId }),
       dateCreated: this.data.now(),
     };
     this.data.clients.set(client.id, { client: created, ...(client.secretHash === undefined ? {} : { secretHash: client.secretHash }) });
     return { ...created };
+  }
+
+  async ensurePublic(client: Omit<NewClient, 'confidential' | 'secretHash' | 'ownerUserId'>): Promise<OAuthClient> {
+    const dateCreated = this.data.clients.get(client.id)?.client.dateCreated ?? this.data.now();
+    const ensured: OAuthClient = { id: client.id, name: client.name, redirectUris: [...client.redirectUris], allowedOrigins: [...client.allowedOrigins], confidential: false, dateCreated };
+    this.data.clients.set(client.id, { client: ensured });
+    return { ...ensured };
+  }
+
+  async isOriginRegistered(origin: string): Promise<boolean> {
+    return [...this.data.clients.values()].some(({ client }) => client.allowedOrigins.includes(origin));
   }
 
   async findWithSecret(id: string): Promise<{ client: OAuthClient; secretHash?: string } | undefined> {
@@ -416,6 +428,21 @@ export class MemoryTokenRepository implements OAuthTokenStore, PersonalTokenStor
     this.data.families.set(family.id, family);
     const token = this.#storeAccess(family, input.tokenHash, input.scopes, input.expiresAt);
     return toPersonal(token, family);
+  }
+
+  async appScopesOfUser(userId: string, clientIds: readonly string[]): Promise<Map<string, string[]>> {
+    const now = new Date();
+    const scopes = new Map<string, Set<string>>();
+    const grant = (familyId: string, tokenScopes: readonly string[]) => {
+      const family = this.data.families.get(familyId);
+      if (!family || family.revoked || family.userId !== userId || family.clientId === undefined || !clientIds.includes(family.clientId)) return;
+      const set = scopes.get(family.clientId) ?? new Set<string>();
+      for (const scope of tokenScopes) set.add(scope);
+      scopes.set(family.clientId, set);
+    };
+    for (const token of this.data.accessTokens) if (!token.revoked && (token.info.expiresAt === undefined || token.info.expiresAt > now)) grant(token.familyId, token.info.scopes);
+    for (const token of this.data.refreshTokens) if (!token.revoked && !token.used && token.info.expiresAt > now) grant(token.info.familyId, token.info.scopes);
+    return new Map([...scopes].map(([clientId, set]) => [clientId, [...set].sort()]));
   }
 
   async listPersonalTokens(userId: string): Promise<PersonalToken[]> {

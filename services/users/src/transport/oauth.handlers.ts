@@ -10,6 +10,7 @@ type OAuthHandlers = Pick<
   | 'createClient'
   | 'listClients'
   | 'getClient'
+  | 'checkWebOrigin'
   | 'deleteClient'
   | 'verifyClientSecret'
   | 'saveAuthorizationCode'
@@ -20,6 +21,7 @@ type OAuthHandlers = Pick<
   | 'getRefreshToken'
   | 'revokeToken'
   | 'revokeUserTokens'
+  | 'getUserAppScopes'
 >;
 
 /**
@@ -35,6 +37,7 @@ export function oauthHandlers(clients: OAuthClientService, tokens: OAuthTokenSer
         ...(owner === undefined ? {} : { ownerUserId: owner }),
         name: request.name,
         redirectUris: request.redirectUris,
+        allowedOrigins: request.allowedOrigins,
         confidential: request.confidential,
       });
       return { client: toProtoClient(created.client), clientSecret: created.secret ?? '' };
@@ -45,9 +48,16 @@ export function oauthHandlers(clients: OAuthClientService, tokens: OAuthTokenSer
     async getClient(request) {
       return { client: toProtoClient(await clients.get(request.clientId)) };
     },
+    async checkWebOrigin(request) {
+      return { registered: await clients.isOriginRegistered(request.origin) };
+    },
     async deleteClient(request, ctx) {
       await clients.delete(request.clientId, ctx.caller.userId);
       return {};
+    },
+    async getUserAppScopes(request) {
+      const granted = await tokens.appScopes(request.userId, request.appIds);
+      return { apps: [...granted].map(([appId, scopes]) => ({ appId, scopes })) };
     },
     async verifyClientSecret(request) {
       return { client: toProtoClient(await clients.verifySecret(request.clientId, request.clientSecret)) };

@@ -20,6 +20,7 @@ export function toProtoClient(client: OAuthClient): ProtoOAuthClient {
     id: client.id,
     name: client.name,
     redirectUris: client.redirectUris,
+    allowedOrigins: client.allowedOrigins,
     confidential: client.confidential,
     ...(client.ownerUserId === undefined ? {} : { ownerUserId: client.ownerUserId }),
     dateCreated: timestampFromDate(client.dateCreated),
