@@ -9,7 +9,7 @@
 set -euo pipefail
 namespace=${1:?usage: internal-auth-secret.sh <namespace> [key-id suffix]}
 suffix=${2:-$(date -u +%Y%m%d)}
-processes=(gateway users stories bookshelves messaging blog)
+processes=(gateway users stories bookshelves messaging blog webhooks)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 trusted='{}'

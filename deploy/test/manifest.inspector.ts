@@ -7,7 +7,7 @@ import { configVariables, type DeployedProcess } from './process.catalog.js';
 export const SECRET_NAME = 'inkwell-stores';
 
 /** The services that own a Postgres schema, each with its own two roles (deploy/k8s/README.md). */
-const SCHEMA_OWNERS = ['users', 'stories', 'bookshelves', 'messaging', 'blog'];
+const SCHEMA_OWNERS = ['users', 'stories', 'bookshelves', 'messaging', 'blog', 'webhooks'];
 
 /**
  * Stand-ins for the Secret's values (never committed): store addresses, whose ports are the ones
@@ -42,7 +42,7 @@ export function isStoreAddress(value: string): boolean {
 export const INTERNAL_AUTH_SECRET_NAME = 'inkwell-internal-auth';
 
 /** The processes that sign and verify internal calls: every Inkwell process. */
-const INTERNAL_AUTH_ISSUERS = ['gateway', 'users', 'stories', 'bookshelves', 'messaging', 'blog'];
+const INTERNAL_AUTH_ISSUERS = ['gateway', 'users', 'stories', 'bookshelves', 'messaging', 'blog', 'webhooks'];
 
 /** Stand-ins for inkwell-internal-auth: a fresh key pair per process (real keys are never committed). */
 export const SAMPLE_INTERNAL_AUTH: Record<string, string> = (() => {
@@ -58,8 +58,15 @@ export const SAMPLE_INTERNAL_AUTH: Record<string, string> = (() => {
   return values;
 })();
 
+/** The Secret of the key that seals webhook signing secrets (docs/api/webhooks.md, "Stored secrets"). */
+export const WEBHOOKS_SECRET_NAME = 'inkwell-webhooks';
+
 /** Sample values of every Secret a process may read, by Secret name. */
-export const SAMPLE_SECRETS: Record<string, Record<string, string>> = { [SECRET_NAME]: SAMPLE_SECRET, [INTERNAL_AUTH_SECRET_NAME]: SAMPLE_INTERNAL_AUTH };
+export const SAMPLE_SECRETS: Record<string, Record<string, string>> = {
+  [SECRET_NAME]: SAMPLE_SECRET,
+  [INTERNAL_AUTH_SECRET_NAME]: SAMPLE_INTERNAL_AUTH,
+  [WEBHOOKS_SECRET_NAME]: { WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64') },
+};
 
 /** A process's Deployment as rendered, with its pod spec, pod labels and own container. */
 export interface Workload {

@@ -4,7 +4,7 @@ import { SERVER_GRACE_MS } from '@inkwell/grpc';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderKustomization, splitImage, type Container } from './kubectl-kustomize.renderer.js';
-import { containerEnvironment, find, INTERNAL_AUTH_SECRET_NAME, isStoreAddress, podView, SAMPLE_INTERNAL_AUTH, SAMPLE_SECRET, SECRET_NAME, selectorProblems, unreadVariables, workload } from './manifest.inspector.js';
+import { containerEnvironment, find, INTERNAL_AUTH_SECRET_NAME, isStoreAddress, podView, SAMPLE_INTERNAL_AUTH, SAMPLE_SECRET, SECRET_NAME, selectorProblems, unreadVariables, WEBHOOKS_SECRET_NAME, workload } from './manifest.inspector.js';
 import { isConnectionAllowed, isIsolated, selects } from './network-policy.evaluator.js';
 import { configVariables, DEPLOYED_PROCESSES, loadProcessConfig, REPO_ROOT, type DeployedProcess } from './process.catalog.js';
 import { schemaProblems } from './schema.validator.js';
@@ -128,8 +128,10 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     for (const process of DEPLOYED_PROCESSES) {
       const { secrets } = containerEnvironment(objects, workload(objects, process).container);
       for (const secret of secrets) {
-        expect([SECRET_NAME, INTERNAL_AUTH_SECRET_NAME], `${process.name} ${secret.key}`).toContain(secret.name);
+        expect([SECRET_NAME, INTERNAL_AUTH_SECRET_NAME, WEBHOOKS_SECRET_NAME], `${process.name} ${secret.key}`).toContain(secret.name);
         if (secret.name === SECRET_NAME) expect(readme, `README documents ${secret.key}`).toContain(`\`${secret.key}\``);
+        // The webhooks service alone reads the key that seals its signing secrets.
+        else if (secret.name === WEBHOOKS_SECRET_NAME) expect([process.name, secret.key, readme.includes(`\`${WEBHOOKS_SECRET_NAME}\``)]).toEqual(['webhooks', 'WEBHOOK_SECRET_KEY', true]);
         // A process holds its own private key only.
         else expect([`${process.name}-private-key`, `${process.name}-key-id`, 'trusted-keys'], `${process.name} reads ${secret.key}`).toContain(secret.key);
       }

@@ -5,7 +5,7 @@
 # hand: kubectl -n inkwell-dev exec statefulset/postgres -- sh /docker-entrypoint-initdb.d/10-inkwell-roles.sh
 set -eu
 set --
-for schema in users stories bookshelves messaging blog; do
+for schema in users stories bookshelves messaging blog webhooks; do
   set -- "$@" -v "${schema}_password=${INKWELL_ROLE_PASSWORD}" -v "${schema}_migrator_password=${INKWELL_ROLE_PASSWORD}"
 done
 psql -v ON_ERROR_STOP=1 --username "${POSTGRES_USER}" --dbname "${POSTGRES_DB}" "$@" -f /docker-entrypoint-initdb.d/postgres-roles.psql
