@@ -13,7 +13,7 @@ describe('loadGatewayConfig', () => {
       port: 8080,
       metricsPort: 9150,
       publicBaseUrl: 'http://127.0.0.1:8080',
-      backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052', bookshelves: '127.0.0.1:50053' },
+      backends: { users: '127.0.0.1:50051', messaging: '127.0.0.1:50055', blog: '127.0.0.1:50054', stories: '127.0.0.1:50052', bookshelves: '127.0.0.1:50053', webhooks: '127.0.0.1:50056' },
       redis: { url: 'redis://127.0.0.1:6379' },
       idempotencyRedis: undefined,
       redisKeyPrefix: '',
@@ -32,7 +32,7 @@ describe('loadGatewayConfig', () => {
       benchNoAuth: false,
       cursorTtlSeconds: 3600,
       kafka: { brokers: ['127.0.0.1:19092'], namespace: '' },
-      publicCache: { enabled: true, ttlMs: 60_000, maxEntries: 50_000, maxBytes: 256 * 1024 * 1024, listTtlMs: 200 },
+      publicCache: { enabled: true, ttlMs: 60_000, maxEntries: 50_000, maxBytes: 256 * 1024 * 1024, listTtlMs: 200, feedTtlMs: 2_000 },
     });
   });
 
@@ -42,8 +42,8 @@ describe('loadGatewayConfig', () => {
   });
 
   it('takes the public cache switch and bounds from the environment', () => {
-    const config = loadGatewayConfig({ ...AUTH, PUBLIC_CACHE: 'false', PUBLIC_CACHE_TTL_SECONDS: '5', PUBLIC_CACHE_MAX_ENTRIES: '100', PUBLIC_LIST_CACHE_TTL_MS: '50' });
-    expect(config.publicCache).toEqual({ enabled: false, ttlMs: 5_000, maxEntries: 100, maxBytes: 256 * 1024 * 1024, listTtlMs: 50 });
+    const config = loadGatewayConfig({ ...AUTH, PUBLIC_CACHE: 'false', PUBLIC_CACHE_TTL_SECONDS: '5', PUBLIC_CACHE_MAX_ENTRIES: '100', PUBLIC_LIST_CACHE_TTL_MS: '50', FEED_CACHE_TTL_MS: '750' });
+    expect(config.publicCache).toEqual({ enabled: false, ttlMs: 5_000, maxEntries: 100, maxBytes: 256 * 1024 * 1024, listTtlMs: 50, feedTtlMs: 750 });
     expect(loadGatewayConfig({ ...AUTH, PUBLIC_CACHE_MAX_BYTES: '1048576' }).publicCache.maxBytes).toBe(1_048_576);
   });
 

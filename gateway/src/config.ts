@@ -28,6 +28,7 @@ export const gatewayEnvSchema = z
     BLOG_SERVICE_ADDR: hostPort.default('127.0.0.1:50054'),
     STORIES_SERVICE_ADDR: hostPort.default('127.0.0.1:50052'),
     BOOKSHELVES_SERVICE_ADDR: hostPort.default('127.0.0.1:50053'),
+    WEBHOOKS_SERVICE_ADDR: hostPort.default('127.0.0.1:50056'),
     ...redisEnv,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
@@ -54,6 +55,7 @@ export const gatewayEnvSchema = z
     PUBLIC_CACHE_MAX_ENTRIES: positiveInt.default(50_000),
     PUBLIC_CACHE_MAX_BYTES: positiveInt.default(256 * 1024 * 1024),
     PUBLIC_LIST_CACHE_TTL_MS: positiveInt.default(200),
+    FEED_CACHE_TTL_MS: positiveInt.default(2_000),
     IDEMPOTENCY_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   })
   .superRefine(refineRedisEnv)
@@ -70,6 +72,7 @@ export const gatewayEnvSchema = z
       blog: env.BLOG_SERVICE_ADDR,
       stories: env.STORIES_SERVICE_ADDR,
       bookshelves: env.BOOKSHELVES_SERVICE_ADDR,
+      webhooks: env.WEBHOOKS_SERVICE_ADDR,
     },
     redis: redisSettings(env),
     /** The idempotency store's own Redis (docs/api/foundation.md, "Idempotent POSTs"); undefined: the shared one. */
@@ -96,8 +99,8 @@ export const gatewayEnvSchema = z
     benchNoAuth: env.BENCH_NOAUTH,
     cursorTtlSeconds: env.CURSOR_TTL_SECONDS,
     kafka: { ...kafkaSettings(env), namespace: env.KAFKA_NAMESPACE },
-    /** The public cache of docs/api/foundation.md, "Caching at the edge" (off: every read goes to the backends). */
-    publicCache: { enabled: env.PUBLIC_CACHE, ttlMs: env.PUBLIC_CACHE_TTL_SECONDS * 1_000, maxEntries: env.PUBLIC_CACHE_MAX_ENTRIES, maxBytes: env.PUBLIC_CACHE_MAX_BYTES, listTtlMs: env.PUBLIC_LIST_CACHE_TTL_MS },
+    /** The public cache of docs/api/foundation.md, "Caching at the edge" (off: every read goes to the backends); feedTtlMs: how long a rendered public feed is kept (docs/api/updates.md, "Atom feeds"). */
+    publicCache: { enabled: env.PUBLIC_CACHE, ttlMs: env.PUBLIC_CACHE_TTL_SECONDS * 1_000, maxEntries: env.PUBLIC_CACHE_MAX_ENTRIES, maxBytes: env.PUBLIC_CACHE_MAX_BYTES, listTtlMs: env.PUBLIC_LIST_CACHE_TTL_MS, feedTtlMs: env.FEED_CACHE_TTL_MS },
   }));
 
 /**

@@ -13,7 +13,7 @@ import { ListAnswerCache, registerListCacheMetrics } from './cache/list-answer.c
 import { PublicResourceCache, registerPublicCacheMetrics } from './cache/public-resource.cache.js';
 import { withWriteInvalidation } from './cache/write-invalidation.js';
 import { guardBackends } from './backends/backend.guard.js';
-import { closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
+import { BACKEND_OF, closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
 import { createGatewayRedis } from './backends/redis.backend.js';
 import { loadGatewayConfig, type GatewayConfig } from './config.js';
 import { startExpressGateway } from './eg/express-gateway.runtime.js';
@@ -33,6 +33,8 @@ import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { withIdempotency } from './idempotency/idempotent.routes.js';
 import { apiDocument } from './openapi/api.document.js';
 import { createApiDispatchPolicy } from './eg/policies/api-dispatch.policy.js';
+import { createFeedsDispatchPolicy } from './eg/policies/feeds-dispatch.policy.js';
+import { createFeedResponder, type RenderedFeed } from './feeds/feed.responder.js';
 import { BENCH_NOAUTH_PREFIX } from './eg/policies/bench-noauth.policy.js';
 import { createResourceLoaders } from './resources/resource.loaders.js';
 import { apiRoutes } from './routes/api.routes.js';
@@ -44,6 +46,10 @@ const HEALTH_CHECK_DEADLINE_MS = 800;
 const LIST_CACHE_MAX_ENTRIES = 256;
 /** Bytes of browse answers held at once (a page is at most a few MiB: docs/api/foundation.md, "Byte budgets"). */
 const LIST_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** Rendered public feeds held at once: each lives FEED_CACHE_TTL_MS, so only feeds asked for that often stay. */
+const FEED_CACHE_MAX_ENTRIES = 1_024;
+/** Bytes of rendered feeds held at once (a feed of 50 entries is a few tens of KiB). */
+const FEED_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Composition root of the gateway: config → clients → route table → plugin → express-gateway. */
 async function main(config: GatewayConfig, logger: Logger): Promise<void> {
@@ -51,7 +57,10 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const clients = createGrpcBackends(config);
   const redis = createGatewayRedis(config.redis, logger, config.redisKeyPrefix);
   // Every backend and Redis checked in the background; a backend found down fails its calls at once (docs/api/foundation.md).
-  const checks: DependencyCheck[] = Object.entries(clients).map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
+  // One check per backend process: a client served by another service's process (BACKEND_OF) is checked through that service's.
+  const checks: DependencyCheck[] = Object.entries(clients)
+    .filter(([name]) => BACKEND_OF[name as keyof typeof clients] === name)
+    .map(([name, client]) => ({ name, check: () => client.checkHealth('', HEALTH_CHECK_DEADLINE_MS) }));
   checks.push({ name: 'redis', check: () => pingRedis(redis, HEALTH_CHECK_DEADLINE_MS) });
   // Idempotency answers may live on a Redis of their own, so they can never crowd out rate limits, cursors and sessions.
   const idempotencyRedis = config.idempotencyRedis === undefined ? redis : createGatewayRedis(config.idempotencyRedis, logger, config.redisKeyPrefix);
@@ -70,17 +79,25 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const generations = new CacheGenerations(redis, config.publicCache.ttlMs);
   const readBackends = { users: cachedUsersClient(backends.users, cache, generations), stories: cachedStoriesClient(backends.stories, cache, generations, lists) };
   const routes = withIdempotency(
-    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, blog: backends.blog, bookshelves: backends.bookshelves, links, documents }), cache, generations),
+    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, notifications: backends.notifications, blog: backends.blog, bookshelves: backends.bookshelves, webhooks: backends.webhooks, links, documents }), cache, generations),
     new IdempotencyStore(idempotencyRedis),
   );
   const table = new RouteTable(API_V1_PREFIX, routes);
+  // The Atom feeds read what the public sees (or a feed token's owner's inbox), through the same cached clients (docs/api/updates.md, "Atom feeds").
+  const feedCache = config.publicCache.enabled ? new ListAnswerCache<RenderedFeed>({ ttlMs: config.publicCache.feedTtlMs, maxEntries: FEED_CACHE_MAX_ENTRIES, maxBytes: FEED_CACHE_MAX_BYTES }) : undefined;
+  const feeds = createFeedResponder({
+    backends: { users: readBackends.users, stories: readBackends.stories, blog: backends.blog, bookshelves: backends.bookshelves, notifications: backends.notifications },
+    links,
+    logger,
+    ...(feedCache === undefined ? {} : { cache: feedCache }),
+  });
 
   const readiness = createReadinessCheck(monitor);
   const health = createHealthRoutes({ readiness });
-  const auth = createAuthEdge({ config, users: backends.users, redis, registry: metrics.registry, logger });
+  const auth = createAuthEdge({ config, users: backends.users, webhooks: backends.webhooks, redis, registry: metrics.registry, logger });
 
   const plugin = createInkwellPlugin({
-    policies: [...auth.policies, createApiDispatchPolicy({ table, links, logger, maxBodyBytes: MAX_BODY_BYTES })],
+    policies: [...auth.policies, createApiDispatchPolicy({ table, links, logger, maxBodyBytes: MAX_BODY_BYTES }), createFeedsDispatchPolicy(feeds, logger)],
     gatewayRoutes: [
       (app) => {
         installFinalHandler(app, createFinalHandler(logger));
@@ -88,10 +105,11 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
         app.get('/healthz', health.healthz);
         app.get('/readyz', health.readyz);
         auth.registerRoutes(app);
-        registerDocsRoutes(app, apiDocument(routes));
+        registerDocsRoutes(app, apiDocument(routes), { publicBaseUrl: config.publicBaseUrl });
         // Every other API answer is the caller's own (docs/api/foundation.md, "Caching at the edge");
         // the API document above is the same for everyone. /metrics has a port of its own.
         app.use(API_V1_PREFIX, apiCacheHeaders);
+        app.use(API_V1_PREFIX, auth.apiPreflight);
         app.use(BENCH_NOAUTH_PREFIX + API_V1_PREFIX, apiCacheHeaders);
       },
     ],

@@ -13,7 +13,7 @@ let api: JsonApiClient;
 
 beforeAll(async () => {
   stack = await startGatewayStack(DATABASE);
-  reader = await createTestUser(stack.system, { scopes: ['read_pms', 'write_pms'] });
+  reader = await createTestUser(stack.system, { scopes: ['read_pms', 'write_pms', 'read_notifications'] });
   api = new JsonApiClient(stack.system.apiUrl, () => reader.token);
 }, 180_000);
 
@@ -42,7 +42,7 @@ describe('a backend going down', () => {
     const answer = await eventually(() => readyz(stack.origin), (candidate) => candidate.body.down.length === 0 && !Object.values(candidate.body.dependencies).includes('unknown'), 'every dependency checked');
     expect(answer).toEqual({
       status: 200,
-      body: { status: 'ok', dependencies: { users: 'up', messaging: 'up', blog: 'up', stories: 'up', bookshelves: 'up', redis: 'up' }, down: [] },
+      body: { status: 'ok', dependencies: { users: 'up', messaging: 'up', blog: 'up', stories: 'up', bookshelves: 'up', webhooks: 'up', redis: 'up' }, down: [] },
     });
     ok(await api.as(reader.token).GET('/users/{id}/private-messages', { params: { path: { id: 'me' } } }));
   });
@@ -59,6 +59,10 @@ describe('a backend going down', () => {
     expect(messages.headers.get('retry-after')).toBe('5');
     expect(messages.body.errors).toHaveLength(1);
     expect(messages.body.errors?.[0]).toMatchObject({ status: '503', code: 'unavailable', title: 'Service unavailable', detail: 'A backing service is unavailable. Please try again later.' });
+    // The notifications inbox is the messaging service's too: down with it, at once.
+    const inbox = answer(await api.as(reader.token).GET('/users/{id}/notifications', { params: { path: { id: 'me' } } }));
+    expectError(inbox, 503, 'unavailable');
+    expect(inbox.headers.get('retry-after')).toBe('5');
 
     const stories = ok(await api.as(reader.token).GET('/stories'));
     expect(Array.isArray(stories.data)).toBe(true);

@@ -1,7 +1,7 @@
 import { createTestUser, type TestUser } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
-import { eventually, JsonApiClient, type Answer, type Resource } from './support/json-api-client.js';
+import { eventually, expectError, JsonApiClient, type Answer, type Resource } from './support/json-api-client.js';
 
 const DATABASE = 'inkwell_test_gateway_budgets';
 /** Just under the 1 MiB a description may hold: its HTML makes each story about 2 MB. */
@@ -161,8 +161,9 @@ describe('privacy at once (docs/api/stories.md, "Bookshelves in story lists")', 
     }
     const [hidden, deleted] = shelves as [string, string];
     await expectStatus(200, client.call('PATCH', `/bookshelves/${hidden}`, { token: author.token, body: { data: { type: 'bookshelf', id: hidden, attributes: { privacy: 'private' } } } }));
-    expect(await listed(hidden)).toEqual([]);
+    const refused = async (shelf: string) => expectError(await client.call('GET', `/stories?filter[bookshelf]=${shelf}`, { token: reader.token }), 404, 'not_found', { parameter: 'filter[bookshelf]' });
+    await refused(hidden);
     await expectStatus(204, client.call('DELETE', `/bookshelves/${deleted}`, { token: author.token }));
-    expect(await listed(deleted)).toEqual([]);
+    await refused(deleted);
   });
 });

@@ -15,7 +15,7 @@ describe('GET /stories while the search index is unreachable', () => {
 
   beforeAll(async () => {
     stack = await startGatewayStack('inkwell_test_gateway_search_outage', { OPENSEARCH_URL: `http://127.0.0.1:${await freePort()}` });
-    user = await createTestUser(stack.system, { scopes: ['write_stories', 'read_stories'] });
+    user = await createTestUser(stack.system, { scopes: ['write_stories', 'read_stories', 'write_bookshelves'] });
     client = new JsonApiClient(stack.system.apiUrl, () => user.token);
   }, 300_000);
 
@@ -44,7 +44,8 @@ describe('GET /stories while the search index is unreachable', () => {
     ok(await api.GET('/tags'));
     ok(await api.GET('/users/{id}', { params: { path: { id: 'me' } } }));
     ok(await api.GET('/users/{id}/stories', { params: { path: { id: user.id } } }));
-    ok(await api.GET('/stories', { params: { query: { 'filter[bookshelf]': '1' } } }));
+    const shelf = ok(await api.POST('/users/{id}/bookshelves', { params: { path: { id: 'me' } }, body: { data: { type: 'bookshelf', attributes: { name: 'Read while search is down', privacy: 'public' } } } }), 201).data;
+    ok(await api.GET('/stories', { params: { query: { 'filter[bookshelf]': shelf.id } } }));
     expect((await fetch(`${stack.system.gatewayUrl}/readyz`)).status).toBe(200);
   });
 });

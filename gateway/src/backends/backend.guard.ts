@@ -1,7 +1,7 @@
 import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import { Counter, type Registry } from 'prom-client';
 import type { DependencyMonitor } from '../health/dependency.monitor.js';
-import type { GrpcBackends } from './grpc.backends.js';
+import { BACKEND_OF, type GrpcBackends } from './grpc.backends.js';
 
 /** Dependencies of {@link guardBackends}. */
 export interface BackendGuardDeps {
@@ -30,7 +30,9 @@ export function guardBackends(backends: GrpcBackends, { monitor, registry }: Bac
     registers: [registry],
   });
   const guarded: Record<string, unknown> = {};
-  for (const [name, client] of Object.entries(backends) as [string, Record<string, unknown>][]) {
+  for (const [clientName, client] of Object.entries(backends) as [keyof GrpcBackends, Record<string, unknown>][]) {
+    // The dependency is the backend process: a client served by another service's process shares its state.
+    const name = BACKEND_OF[clientName] ?? clientName;
     const wrapped: Record<string, unknown> = { ...client };
     for (const [method, call] of Object.entries(client)) {
       if (CLIENT_METHODS.has(method) || typeof call !== 'function') continue;
@@ -50,7 +52,7 @@ export function guardBackends(backends: GrpcBackends, { monitor, registry }: Bac
         }
       };
     }
-    guarded[name] = wrapped;
+    guarded[clientName] = wrapped;
   }
   return guarded as unknown as GrpcBackends;
 }

@@ -1,19 +1,39 @@
 import { createGrpcClient, createInternalAuth, type GrpcClient } from '@inkwell/grpc';
 import { BlogService } from '@inkwell/proto/blog';
 import { BookshelvesService } from '@inkwell/proto/bookshelves';
-import { MessagingService } from '@inkwell/proto/messaging';
+import { MessagingService, NotificationService } from '@inkwell/proto/messaging';
 import { StoriesService } from '@inkwell/proto/stories';
 import { UsersService } from '@inkwell/proto/users';
+import { WebhookService } from '@inkwell/proto/webhooks';
 import type { GatewayConfig } from '../config.js';
 
 /** One gRPC client (one channel) per backend, shared by every request. */
 export interface GrpcBackends {
   readonly users: GrpcClient<typeof UsersService>;
   readonly messaging: GrpcClient<typeof MessagingService>;
+  /** The notifications inbox, a second service of the messaging process (docs/api/updates.md, "Notifications"). */
+  readonly notifications: GrpcClient<typeof NotificationService>;
   readonly blog: GrpcClient<typeof BlogService>;
   readonly stories: GrpcClient<typeof StoriesService>;
   readonly bookshelves: GrpcClient<typeof BookshelvesService>;
+  /** Apps' webhook endpoints and their delivery logs (docs/api/webhooks.md). */
+  readonly webhooks: GrpcClient<typeof WebhookService>;
 }
+
+/**
+ * The backend process behind each client (the dependency the gateway checks, docs/api/foundation.md,
+ * "Readiness and backend outages"): every client is its own service's, except the notifications
+ * inbox, which the messaging service serves.
+ */
+export const BACKEND_OF: Readonly<Record<keyof GrpcBackends, string>> = {
+  users: 'users',
+  messaging: 'messaging',
+  notifications: 'messaging',
+  blog: 'blog',
+  stories: 'stories',
+  bookshelves: 'bookshelves',
+  webhooks: 'webhooks',
+};
 
 /**
  * Largest answer the gateway takes from a backend. Every answer is bounded by its service's byte
@@ -38,9 +58,11 @@ export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
   return {
     users: createGrpcClient(UsersService, config.backends.users, options),
     messaging: createGrpcClient(MessagingService, config.backends.messaging, options),
+    notifications: createGrpcClient(NotificationService, config.backends.messaging, options),
     blog: createGrpcClient(BlogService, config.backends.blog, options),
     stories: createGrpcClient(StoriesService, config.backends.stories, options),
     bookshelves: createGrpcClient(BookshelvesService, config.backends.bookshelves, options),
+    webhooks: createGrpcClient(WebhookService, config.backends.webhooks, options),
   };
 }
 

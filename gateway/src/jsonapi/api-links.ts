@@ -12,6 +12,8 @@ export interface ApiLinks {
   to(path: string): string;
   /** The absolute URL of a request target as received (`/api/v1/...?query`). */
   request(originalUrl: string): string;
+  /** The absolute URL of a path of the site outside the API, e.g. `site('/feeds/stories.atom')`. */
+  site(path: string): string;
 }
 
 /** Links for `publicBaseUrl` (an origin with an optional path prefix; a trailing slash is ignored). */
@@ -22,5 +24,6 @@ export function createApiLinks(publicBaseUrl: string): ApiLinks {
     apiBase,
     to: (path) => apiBase + path,
     request: (originalUrl) => origin + originalUrl,
+    site: (path) => origin + path,
   };
 }

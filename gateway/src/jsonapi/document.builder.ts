@@ -10,9 +10,13 @@ export interface ResourceIdentifier {
   readonly id: string;
 }
 
-/** A relationship of a resource: to-one (`ResourceIdentifier | null`) or to-many (array). */
+/**
+ * A relationship of a resource: to-one (`ResourceIdentifier | null`) or to-many (array), and
+ * where the type declares it, `links.related`: the related resource's API URL.
+ */
 export interface Relationship {
   readonly data: ResourceIdentifier | null | readonly ResourceIdentifier[];
+  readonly links?: { readonly related: string };
 }
 
 /**
@@ -25,7 +29,8 @@ export interface ResourceObject {
   readonly type: string;
   readonly attributes: { readonly [name: string]: JsonValue };
   readonly relationships?: { readonly [name: string]: Relationship };
-  readonly links?: { readonly self: string };
+  /** `self`, and further links of the type (a story's downloads: docs/api/stories.md, "Downloads"). */
+  readonly links?: { readonly self: string; readonly [name: string]: string };
 }
 
 /** A single-resource top-level document: `{ data, included?, links: { self } }`. */
@@ -71,8 +76,17 @@ export interface CollectionDocument {
   readonly meta?: { readonly [key: string]: JsonValue };
 }
 
+/**
+ * A document of only `meta` and `links.self`: the answer of an action that changes many
+ * resources at once and reports counts (POST /users/:id/notifications/read).
+ */
+export interface MetaDocument {
+  readonly meta: { readonly [key: string]: JsonValue };
+  readonly links: { readonly self: string };
+}
+
 /** Any top-level document the API sends. */
-export type JsonApiDocument = ResourceDocument | CollectionDocument | ErrorDocument;
+export type JsonApiDocument = ResourceDocument | CollectionDocument | ErrorDocument | MetaDocument;
 
 /**
  * Builds a resource object. Passing no relationships (or an empty record) leaves the member
@@ -82,7 +96,7 @@ export function resourceObject(
   type: string,
   id: string,
   attributes: ResourceObject['attributes'],
-  options: { relationships?: ResourceObject['relationships']; self?: string } = {},
+  options: { relationships?: ResourceObject['relationships']; self?: string; links?: Readonly<Record<string, string>> } = {},
 ): ResourceObject {
   const relationships = options.relationships;
   const hasRelationships = relationships !== undefined && Object.keys(relationships).length > 0;
@@ -91,7 +105,7 @@ export function resourceObject(
     type,
     attributes,
     ...(hasRelationships ? { relationships } : {}),
-    ...(options.self === undefined ? {} : { links: { self: options.self } }),
+    ...(options.self === undefined ? {} : { links: { self: options.self, ...options.links } }),
   };
 }
 

@@ -120,6 +120,15 @@ describe('filters.boolean / enumeration / tags / string', () => {
     expect(rejects(status, 'Complete')).toMatch(/one of complete, on-hiatus/);
   });
 
+  it('splits required and excluded tags, each deduplicated and ordered, and binds cursors alike whatever the order sent', () => {
+    const selection = filters.tagSelection(StoryFilterSchema.field.tagIds, StoryFilterSchema.field.excludedTagIds);
+    expect(parse(selection, 'g:3,-c:12,c:2,-g:1,g:3,-c:12')).toEqual({ include: ['c:2', 'g:3'], exclude: ['c:12', 'g:1'] });
+    expect(selection.normalise(parse(selection, '-g:1,g:3'))).toBe(selection.normalise(parse(selection, 'g:3,-g:1,-g:1')));
+    expect(parse(selection, 'g:3,-g:3')).toEqual({ include: ['g:3'], exclude: ['g:3'] });
+    for (const text of ['-', '--g:1', '-x:1', 'g:1,-', '- g:1', '-c:0', '']) expect(rejects(selection, text), text).toBeTruthy();
+    expect(rejects(selection, Array.from({ length: 101 }, (_, i) => `${i % 2 === 0 ? '-' : ''}g:${i + 1}`).join(','))).toMatch(/at most 100/);
+  });
+
   it('accepts character and genre tags, deduplicated and ordered', () => {
     expect(parse(tags, 'g:3,c:12,c:2,g:3')).toEqual(['c:2', 'c:12', 'g:3']);
     for (const text of ['x:1', 'c:', 'c:0', 'c:01', 'g:1,', 'c12']) expect(rejects(tags, text)).toBeTruthy();

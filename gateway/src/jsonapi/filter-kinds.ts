@@ -29,6 +29,12 @@ export interface FilterDoc {
   readonly enum?: readonly string[];
 }
 
+/** The tags of a `filter[tags]` value: those required (all of them) and those excluded (none of them). */
+export interface TagSelection {
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+}
+
 /** An inclusive integer range; a missing side is unbounded. */
 export interface IntegerRange {
   readonly min?: number;
@@ -205,6 +211,26 @@ export const filters = {
   },
 
   /**
+   * `a,b`: any of `values` (e.g. notification kinds), at most the `max_items` of the repeated proto
+   * field `field` they are sent in; deduplicated and kept in the order of `values`, since the order
+   * sent does not change which items match.
+   */
+  enumerations<const V extends string>(values: readonly [V, ...V[]], field: DescField): FilterKind<readonly V[]> {
+    const max = maxItems(field);
+    const allowed = new Set<string>(values);
+    return kind<readonly V[]>(
+      z.string().transform((text, ctx) => {
+        const items = splitList(text, ctx, 'values', max);
+        const bad = items.find((item) => !allowed.has(item));
+        if (bad !== undefined) fail(ctx, `"${bad}" is not one of ${values.join(', ')}`);
+        return values.filter((value) => items.includes(value));
+      }),
+      (value) => value.join(','),
+      { syntax: `comma-separated values of ${values.map((value) => `\`${value}\``).join(', ')}, at most ${max}`, example: values.slice(0, 2).join(','), pattern: `^(${values.join('|')})(,(${values.join('|')}))*$` },
+    );
+  },
+
+  /**
    * `c:12,g:3`: story tag ids (characters `c:<n>`, genres `g:<n>`) as the repeated proto field
    * `field` takes them (its `max_items`, its items' `string.pattern`), deduplicated and sorted.
    */
@@ -221,6 +247,34 @@ export const filters = {
       }),
       (value) => value.join(','),
       { syntax: `comma-separated tags \`c:<id>\` (characters) and \`g:<id>\` (genres), at most ${max}`, example: 'c:12,g:3', pattern: `^${source}(,${source})*$` },
+    );
+  },
+
+  /**
+   * `c:12,-g:3`: story tags to require and, written with a leading `-`, to exclude, as the repeated
+   * proto fields `included` and `excluded` take them (their items' `string.pattern`; at most the
+   * `max_items` of `included` values in all), each deduplicated and sorted like {@link filters.tags}.
+   * A tag both required and excluded is allowed (it matches nothing).
+   */
+  tagSelection(included: DescField, excluded: DescField): FilterKind<TagSelection> {
+    const max = Math.min(maxItems(included), maxItems(excluded));
+    const tag = protoPattern(included, 'items');
+    const excludedTag = protoPattern(excluded, 'items');
+    const source = unanchored(tag);
+    const canonical = (items: readonly string[]) => [...new Set(items)].sort((a, b) => (a[0] === b[0] ? compareIds(a.slice(2), b.slice(2)) : a < b ? -1 : 1));
+    return kind<TagSelection>(
+      z.string().transform((text, ctx) => {
+        const items = splitList(text, ctx, 'tags', max);
+        const bad = items.find((item) => (item.startsWith('-') ? !excludedTag.test(item.slice(1)) : !tag.test(item)));
+        if (bad !== undefined) fail(ctx, `"${bad}" is not a tag; tags are c:<id> (characters) or g:<id> (genres), and -c:<id> or -g:<id> to exclude one`);
+        return { include: canonical(items.filter((item) => !item.startsWith('-'))), exclude: canonical(items.filter((item) => item.startsWith('-')).map((item) => item.slice(1))) };
+      }),
+      (value) => [...value.include, ...value.exclude.map((item) => `-${item}`)].join(','),
+      {
+        syntax: `comma-separated tags \`c:<id>\` (characters) and \`g:<id>\` (genres) the stories must all carry, and \`-c:<id>\`, \`-g:<id>\` they must not carry, at most ${max} in all`,
+        example: 'c:12,-g:3',
+        pattern: `^-?${source}(,-?${source})*$`,
+      },
     );
   },
 

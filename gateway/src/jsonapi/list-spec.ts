@@ -1,7 +1,7 @@
 import type { FilterKind } from './filter-kinds.js';
 import { compileIncludePaths } from './include-fields.parser.js';
 import type { PaginationSpec } from './page.parser.js';
-import { schemaMap, type ResourceSchema, type ResourceSchemas } from './resource-schema.js';
+import { schemaMap, type AttributeType, type ResourceSchema, type ResourceSchemas } from './resource-schema.js';
 import { sortOrderOf, type SortSpec } from './sort.parser.js';
 
 /** The filters of a list by name (`ids` for `filter[ids]`). */
@@ -54,6 +54,8 @@ export interface ListSpecInit<F extends FilterSpecs, S extends string, P extends
    * `meta.total_is_lower_bound` beyond; it only describes the API document (the service counts).
    */
   readonly total?: { readonly exactUpTo: number };
+  /** Further members of every page's `meta` (e.g. an unread count) with their types; it only describes the API document. */
+  readonly meta?: Readonly<Record<string, AttributeType>>;
   readonly pagination: P;
 }
 

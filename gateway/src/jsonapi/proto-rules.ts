@@ -86,6 +86,18 @@ export function protoPattern(field: DescField, of: 'field' | 'items' = 'field'):
   return new RegExp(strings.pattern, 'u');
 }
 
+/**
+ * The only values a string field accepts, or with `of: 'items'` each item of a repeated one: its
+ * `string.in` rule, in the proto's order (e.g. the event types of a webhook endpoint).
+ */
+export function protoStringIn(field: DescField, of: 'field' | 'items' = 'field'): readonly [string, ...string[]] {
+  const own = fieldRules(field);
+  const rules = of === 'field' ? own : own?.type.case === 'repeated' ? own.type.value.items : undefined;
+  const values = rules?.type.case === 'string' ? rules.type.value.in : [];
+  if (values.length === 0) throw new Error(`${nameOf(field)} has no buf.validate string.in${of === 'items' ? ' on its items' : ''}`);
+  return values as [string, ...string[]];
+}
+
 /** A pattern's source without its `^…$` anchors, to build larger patterns from (a comma-separated list). */
 export function unanchored(pattern: RegExp): string {
   return pattern.source.replace(/^\^/, '').replace(/\$$/, '');

@@ -2,6 +2,8 @@
 export interface RelationshipSchema {
   readonly type: string;
   readonly many: boolean;
+  /** The relationship carries `links.related`, the related resource's API URL (for the API document). */
+  readonly relatedLink?: boolean;
 }
 
 /**

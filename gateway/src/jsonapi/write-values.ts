@@ -1,5 +1,6 @@
 import type { DescField } from '@bufbuild/protobuf';
 import { z } from 'zod';
+import { parseDateBound, type DateBoundSide, type Instant } from './date-values.js';
 import { INT32_RANGE, isId, protoPattern } from './proto-rules.js';
 
 const string = (): z.ZodString => z.string({ error: 'must be a string' });
@@ -24,6 +25,25 @@ export const writeValues = {
   /** Any JSON string: the owning service checks its limits and format, so no limit exists twice. */
   string(): z.ZodType<string, unknown> {
     return string();
+  },
+
+  /** A numeric id (a positive int64 in canonical decimal form) as a JSON string, like every id of the API. */
+  id(): z.ZodType<string, unknown> {
+    return string().refine(isId, 'must be a numeric id string');
+  },
+
+  /**
+   * An ISO 8601 date or date-time string as the instant a proto Timestamp takes (docs/api/lists.md,
+   * "Filters", whose syntax it shares): a date alone is its whole UTC day, so as a `max` it is the
+   * day's last instant.
+   */
+  dateBound(side: DateBoundSide): z.ZodType<Instant, unknown> {
+    return string().transform((text, ctx) => {
+      const instant = parseDateBound(text, side);
+      if (instant !== undefined) return instant;
+      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time' });
+      return z.NEVER;
+    });
   },
 
   /** A JSON integer that fits the 32-bit proto field it is sent in (e.g. bookshelf `order`). */

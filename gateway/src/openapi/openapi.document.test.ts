@@ -56,8 +56,23 @@ describe('the OpenAPI document', () => {
     const rows = [...page.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| `([^`]+)` \| ([^|]+) \|/gm)];
     for (const [, method, path, scope] of rows) {
       const scopes = scope?.trim() === '—' ? [] : [scope?.trim()];
-      expect(operation(method!.toLowerCase(), path!.replace(/:([a-z_]+)/g, '{$1}')).security, `${method} ${path}`).toEqual([{ oauth2: scopes }, { personal_token: scopes }]);
+      // Routes only the user themself may call (first_party) refuse OAuth apps' tokens: personal tokens only.
+      const firstParty = routes.find((route) => route.method === method && route.path === path)?.firstParty === true;
+      const security = firstParty ? [{ personal_token: scopes }] : [{ oauth2: scopes }, { personal_token: scopes }];
+      expect(operation(method!.toLowerCase(), path!.replace(/:([a-z_]+)/g, '{$1}')).security, `${method} ${path}`).toEqual(security);
     }
+    expect(routes.filter((route) => route.firstParty === true).map((route) => `${route.method} ${route.path}`)).toEqual([
+      'GET /users/:id/authorizations',
+      'DELETE /users/:id/authorizations/:app_id',
+      'GET /apps/:app_id/webhooks',
+      'POST /apps/:app_id/webhooks',
+      'GET /apps/:app_id/webhooks/:id',
+      'PATCH /apps/:app_id/webhooks/:id',
+      'DELETE /apps/:app_id/webhooks/:id',
+      'POST /apps/:app_id/webhooks/:id/rotate-secret',
+      'GET /apps/:app_id/webhooks/:id/deliveries',
+      'POST /apps/:app_id/webhooks/:id/deliveries/redeliver',
+    ]);
     expect(rows.length).toBe(routes.length);
   });
 
@@ -70,7 +85,8 @@ describe('the OpenAPI document', () => {
       // "there is no GET /comments/:id" names an endpoint that does not exist.
       for (const match of text.matchAll(/(?<!no )\b(GET|POST|PUT|PATCH|DELETE) `?(\/[A-Za-z0-9/:_.-]*[A-Za-z0-9_])/g)) {
         const path = (match[2] as string).replace(/^\/api\/v1(?=\/)/, '');
-        if (/^\/(oauth|signin|signup|signout|developer|\.well-known|docs|healthz|readyz|metrics|openapi\.json)\b/.test(path)) continue;
+        // Pages outside the JSON:API (sign-in, docs, Atom feeds, health) are not in the document.
+        if (/^\/(oauth|signin|signup|signout|developer|authorizations|\.well-known|docs|feeds|healthz|readyz|metrics|openapi\.json)\b/.test(path)) continue;
         mentioned.add(`${match[1]} ${path}`);
       }
     }
@@ -160,5 +176,24 @@ describe('the OpenAPI document', () => {
     expect(errorCodes(op, 422)).toContain('validation_failed');
     expect(errorCodes(op, 415)).toEqual(['unsupported_media_type']);
     expect(op.responses['201']?.headers).toHaveProperty('Location');
+  });
+
+  it('describes every webhook event type of docs/api/webhooks.md: the Standard Webhooks headers and the thin payload', () => {
+    type Webhook = { post: { tags: string[]; parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: { 'application/json': { schema: { required: string[]; properties: Record<string, { const?: string; properties?: Record<string, { const?: string }> }> } } } } } };
+    const webhooks = (document as unknown as { webhooks: Record<string, Webhook> }).webhooks;
+    const page = readFileSync(new URL('../../../docs/api/webhooks.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## Event types'), page.indexOf('\n## ', page.indexOf('## Event types') + 1));
+    const documented = [...section.matchAll(/^\| `([a-z_.]+)` \| [^|]+ \| `([a-z_]+)` \|/gm)].map(([, type, resource]) => ({ type, resource }));
+    expect(documented.length).toBe(9);
+    expect(Object.keys(webhooks)).toEqual(documented.map(({ type }) => type));
+    for (const { type, resource } of documented) {
+      const post = webhooks[type!]!.post;
+      expect(post.tags).toEqual(['webhooks']);
+      expect(post.parameters.map((parameter) => `${parameter.in} ${parameter.name} ${parameter.required}`)).toEqual(['header webhook-id true', 'header webhook-timestamp true', 'header webhook-signature true']);
+      const schema = post.requestBody.content['application/json'].schema;
+      expect(schema.required).toEqual(['id', 'type', 'timestamp', 'data']);
+      expect(schema.properties.type?.const).toBe(type);
+      expect(schema.properties.data?.properties?.type?.const, type).toBe(resource);
+    }
   });
 });

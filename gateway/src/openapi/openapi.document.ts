@@ -8,7 +8,7 @@ import { MAX_PAGE_NUMBER } from '../jsonapi/page.parser.js';
 import { ID_PATTERN, unanchored } from '../jsonapi/proto-rules.js';
 import type { AttributeType, ResourceSchema } from '../jsonapi/resource-schema.js';
 import type { WriteSpec } from '../jsonapi/write-body.parser.js';
-import type { ParamKind, RouteDefinition } from '../routing/route.types.js';
+import { CLIENT_ID_PATTERN, type ParamKind, type RouteDefinition } from '../routing/route.types.js';
 import { errorAboutPath } from '../jsonapi/error-links.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_REPLAY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency/idempotency.rules.js';
 
@@ -19,6 +19,8 @@ export type OpenApiObject = Record<string, unknown>;
 export interface OpenApiOptions {
   /** `info.version`: the API version (the path's major version plus the build). */
   readonly version: string;
+  /** The OpenAPI 3.1 `webhooks`: the requests the API sends to its clients (docs/api/webhooks.md), with their tag. */
+  readonly webhooks?: { readonly operations: OpenApiObject; readonly tag: OpenApiObject };
 }
 
 const REF = (name: string): OpenApiObject => ({ $ref: `#/components/schemas/${name}` });
@@ -55,9 +57,10 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], options
       contact: { name: 'Inkwell API', url: '/docs' },
     },
     servers: [{ url: API_V1_PREFIX, description: 'This deployment (relative to the origin that serves the document).' }],
-    tags: builder.tags(),
+    tags: [...builder.tags(), ...(options.webhooks === undefined ? [] : [options.webhooks.tag])],
     security: [{ oauth2: [] }, { personal_token: [] }],
     paths: sortedPaths,
+    ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks.operations }),
     components: {
       schemas: builder.schemas,
       headers: HEADERS,
@@ -75,6 +78,11 @@ const INFO_DESCRIPTION = [
   '`Vary: Authorization` (only the caller may keep it, revalidated before reuse) and, when the request was counted,',
   '`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. A known path with another method is `405` with `Allow`.',
   'POST requests take an optional `Idempotency-Key` (docs/api/foundation.md, "Idempotent POSTs").',
+  'To try a request here, use **Authorize**: the authorization code flow signs you in through the docs client `inkwell-api-docs`',
+  '(PKCE, no secret) and sends your requests with the token it gets (docs/api/reference.md, "Try it: Authorize").',
+  'Browser apps may call the API from the web origins their app registered (docs/api/auth.md, "Browser apps (CORS)").',
+  '`info.version` follows the versioning promise of docs/api/reference.md, "Versioning and deprecation": within v1 nothing is removed or',
+  'changed incompatibly without a deprecation announced by `Deprecation` and `Sunset` headers. All pages: [the documentation](/docs/api).',
 ].join(' ');
 
 class DocumentBuilder {
@@ -145,7 +153,7 @@ class DocumentBuilder {
     for (const name of pathParams) parameters.push(pathParameter(name, kinds[name] ?? 'id'));
     if (pathParams.length > 0) errors.add('not_found');
     if (route.scope !== undefined) errors.add('insufficient_scope');
-    if (route.requiresUser === true) errors.add('forbidden');
+    if (route.requiresUser === true || route.firstParty === true) errors.add('forbidden');
 
     const spec = doc.query;
     if (spec !== undefined) parameters.push(...this.#queryParameters(spec, errors));
@@ -174,9 +182,15 @@ class DocumentBuilder {
     const responses: Record<string, OpenApiObject> = {};
     const successHeaders = successHeadersOf(route.method);
     if (status === 204) responses['204'] = { description: 'Done; no content.', headers: successHeaders };
-    else {
-      if (spec === undefined) throw new Error(`route ${route.method} ${route.path} answers ${status} but its doc names no query spec (the response's type)`);
-      const schema = this.#responseDocument(spec, doc.nullableData === true);
+    else if (doc.download !== undefined) {
+      responses['200'] = {
+        description: 'The file, streamed (chunked, no `Content-Length`); a transfer cut short is incomplete, never a shorter file.',
+        headers: { ...successHeaders, 'Content-Disposition': { description: 'RFC 6266: `attachment` with an ASCII `filename` and the title as `filename*` (UTF-8).', schema: { type: 'string' } } },
+        content: { [doc.download.mediaType.split(';')[0] as string]: { schema: { type: 'string', format: 'binary' } } },
+      };
+    } else {
+      if (spec === undefined && doc.meta === undefined) throw new Error(`route ${route.method} ${route.path} answers ${status} but its doc names no query spec (the response's type) nor meta`);
+      const schema = spec === undefined ? metaDocument(doc.meta ?? {}) : this.#responseDocument(spec, doc.nullableData === true);
       responses[String(status)] = {
         description: status === 201 ? 'Created.' : 'OK.',
         headers: status === 201 ? { ...successHeaders, Location: { $ref: '#/components/headers/Location' } } : successHeaders,
@@ -275,7 +289,10 @@ class DocumentBuilder {
       relationships[relationship] = {
         type: 'object',
         required: ['data'],
-        properties: { data: target.many ? { type: 'array', items: identifier } : { oneOf: [identifier, { type: 'null' }] } },
+        properties: {
+          data: target.many ? { type: 'array', items: identifier } : { oneOf: [identifier, { type: 'null' }] },
+          ...(target.relatedLink === true ? { links: { type: 'object', required: ['related'], properties: { related: { type: 'string', format: 'uri', description: `The API URL of the ${target.type}.` } } } } : {}),
+        },
       };
     }
     this.schemas[name] = {
@@ -287,7 +304,7 @@ class DocumentBuilder {
         id: { type: 'string' },
         attributes: { type: 'object', properties: attributes, description: 'With `fields[type]`, only the fields named.' },
         ...(schema.relationships === undefined ? {} : { relationships: { type: 'object', properties: relationships } }),
-        links: { type: 'object', properties: { self: { type: 'string', format: 'uri' } } },
+        links: { type: 'object', properties: { self: { type: 'string', format: 'uri' } }, additionalProperties: { type: 'string', format: 'uri' } },
       },
       example: exampleResource(schema),
     };
@@ -300,9 +317,11 @@ class DocumentBuilder {
     const included = others.length === 0 ? undefined : { type: 'array', items: others.length === 1 ? others[0] : { oneOf: others } };
     if ('pagination' in spec) {
       const numbered = (spec as ListSpec).pagination.kind === 'page';
+      // A list that declares meta members sends them on every page.
+      const metaAlways = Object.keys((spec as ListSpec).meta ?? {}).length > 0;
       return {
         type: 'object',
-        required: ['data', 'links'],
+        required: metaAlways ? ['data', 'links', 'meta'] : ['data', 'links'],
         properties: {
           data: { type: 'array', items: primary },
           ...(included === undefined ? {} : { included }),
@@ -377,6 +396,9 @@ function capitalise(word: string): string {
 }
 
 function pathParameter(name: string, kind: ParamKind): OpenApiObject {
+  if (kind === 'client') {
+    return { name, in: 'path', required: true, description: "An app's OAuth client_id.", schema: { type: 'string', pattern: CLIENT_ID_PATTERN.source }, example: 'h1YBcQ0x9Qy6pTvZrXkW2A' };
+  }
   return {
     name,
     in: 'path',
@@ -389,7 +411,8 @@ function pathParameter(name: string, kind: ParamKind): OpenApiObject {
 
 function securityOf(route: RouteDefinition): OpenApiObject[] {
   const scopes = route.scope === undefined ? [] : [route.scope];
-  return [{ oauth2: scopes }, { personal_token: scopes }];
+  // Only the user themself: an OAuth app's token is refused whatever its scopes.
+  return route.firstParty === true ? [{ personal_token: scopes }] : [{ oauth2: scopes }, { personal_token: scopes }];
 }
 
 function groupByStatus(codes: ReadonlySet<ApiErrorCode>): [number, ApiErrorCode[]][] {
@@ -441,11 +464,25 @@ function cursorListMeta(list: ListSpec): OpenApiObject {
     properties.total = { type: 'integer', minimum: 0, maximum: list.total.exactUpTo, description: `Matches in the whole list, exact up to ${list.total.exactUpTo}.` };
     properties.total_is_lower_bound = { type: 'boolean', description: `\`true\` when there are more than ${list.total.exactUpTo} (then \`total\` is ${list.total.exactUpTo}).` };
   }
+  const always = Object.keys(list.meta ?? {});
+  for (const [name, type] of Object.entries(list.meta ?? {})) properties[name] = type;
   if (list.facets !== undefined) {
     const counts = { type: 'object', additionalProperties: { type: 'integer', minimum: 1 }, description: 'Value (e.g. a tag id) → matching items, most first.' };
     properties.facets = { type: 'object', properties: Object.fromEntries(list.facets.map((name) => [name, counts])), description: 'Present when `facets` asked for some.' };
   }
-  return { type: 'object', properties };
+  return { type: 'object', ...(always.length === 0 ? {} : { required: always }), properties };
+}
+
+/** The answer of an action that reports only counts: `meta` with every member of `members`, and `links.self`. */
+function metaDocument(members: Readonly<Record<string, AttributeType>>): OpenApiObject {
+  return {
+    type: 'object',
+    required: ['meta', 'links'],
+    properties: {
+      meta: { type: 'object', required: Object.keys(members), properties: members },
+      links: { type: 'object', required: ['self'], properties: { self: { type: 'string', format: 'uri' } } },
+    },
+  };
 }
 
 /** The headers of a success: the standard ones, `ETag` on a GET (docs/api/foundation.md, "Caching at the edge"), the replay mark on a POST. */
@@ -492,7 +529,7 @@ function securitySchemes(): OpenApiObject {
   return {
     oauth2: {
       type: 'oauth2',
-      description: 'OAuth 2.0 (docs/api/auth.md): the authorization code grant with PKCE (`S256`, required for public clients) for users, and client credentials for an app alone (public data only).',
+      description: 'OAuth 2.0 (docs/api/auth.md): the authorization code grant with PKCE (`S256`, required for public clients) for users, and client credentials for an app alone (public data only). On this page, Authorize uses the public docs client `inkwell-api-docs` (no secret).',
       flows: {
         authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes },
         clientCredentials: { tokenUrl: '/oauth/token', scopes },
@@ -510,10 +547,12 @@ function exampleValue(type: AttributeType): unknown {
   if (Array.isArray(type.enum)) return type.enum[0];
   const kind = Array.isArray(type.type) ? (type.type[0] as string) : (type.type as string);
   if (type.format === 'date-time') return EXAMPLE_DATE;
+  if (type.format === 'uri') return 'https://inkwell.example/example';
+  if (type.format === 'uuid') return '6f1c0d2e-8a5b-4c1e-9a53-1b2f3e4d5c6a';
   if (kind === 'integer') return typeof type.minimum === 'number' ? Math.max(type.minimum, 1) : 1;
   if (kind === 'number') return 1.5;
   if (kind === 'boolean') return true;
-  if (kind === 'array') return ['example'];
+  if (kind === 'array') return [type.items === undefined ? 'example' : exampleValue(type.items as AttributeType)];
   return 'Example text';
 }
 

@@ -29,6 +29,7 @@ export const CHAPTER_SCHEMA = defineResourceSchema({
     num_views: at.integer(undefined, { minimum: 0 }),
     date_published: at.dateTime(undefined, { nullable: true }),
     date_modified: at.dateTime(undefined, { nullable: true }),
+    read: at.boolean('Whether you marked it read (docs/api/stories.md, "Reading progress"): only on reads by a signed-in user with read_bookshelves; absent otherwise.'),
   },
   heavyAttributes: optInAttributes(ChapterSchema),
   relationships: { story: { type: 'story', many: false } },

@@ -34,7 +34,7 @@ type Read = (message: Record<string, unknown>) => JsonValue | typeof OMIT;
 /**
  * Derives the mapper of one resource type. Each attribute is the field of the same name (or the
  * field whose `(inkwell.api.v1.attribute)` option names it): strings, numbers, booleans and
- * repeated strings as they are, enums by their API names (see protoEnumNames), Timestamps as API
+ * repeated strings as they are, enums (single or repeated) by their API names (see protoEnumNames), Timestamps as API
  * dates (null when unset). An unset `optional` field is `null` where the attribute's type allows
  * null, and left out otherwise (e.g. `email` of another user's record). Each relationship is the
  * field `<name>_id` (to-one) or `<name without s>_ids` (to-many), or the one its option names.
@@ -102,8 +102,13 @@ function attributeReader(descriptor: DescMessage, schema: ResourceSchema, name: 
       if (field.message.typeName !== 'google.protobuf.Timestamp') break;
       return (message) => timestampToApiDate(message[key] as Timestamp | undefined);
     case 'list':
-      if (field.listKind !== 'scalar') break;
-      return (message) => message[key] as readonly JsonValue[];
+      if (field.listKind === 'scalar') return (message) => message[key] as readonly JsonValue[];
+      if (field.listKind === 'enum') {
+        const names = options.enums?.[name] ?? protoEnumNames(field.enum as GenEnum<number>);
+        // A value this gateway does not know (a newer service) is left out rather than sent as null.
+        return (message) => (message[key] as readonly number[]).flatMap((value) => names.fromProto(value) ?? []);
+      }
+      break;
     default:
       break;
   }

@@ -3,8 +3,8 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { ContentRating, CreateStoryRequestSchema, StorySchema, StoryStatus, TagIdListSchema } from '@inkwell/proto/stories';
 import { describe, expect, it } from 'vitest';
 import { createApiLinks } from '../jsonapi/api-links.js';
-import { maxItems, parseCreateBody, protoPattern } from '../jsonapi/index.js';
-import { STORY_WRITE, storyStatusToProto, toStoryResource } from './story.resource.js';
+import { maxItems, parseCreateBody, parseListQuery, protoPattern } from '../jsonapi/index.js';
+import { STORY_LIST, STORY_WRITE, storyListRequest, storyStatusToProto, toStoryResource } from './story.resource.js';
 
 const links = createApiLinks('https://api.inkwell.example');
 
@@ -61,7 +61,12 @@ describe('toStoryResource', () => {
         chapters: { data: [{ type: 'chapter', id: '11' }, { type: 'chapter', id: '12' }] },
         tags: { data: [{ type: 'tag', id: 'c:1' }, { type: 'tag', id: 'g:2' }] },
       },
-      links: { self: 'https://api.inkwell.example/api/v1/stories/7' },
+      links: {
+        self: 'https://api.inkwell.example/api/v1/stories/7',
+        download_epub: 'https://api.inkwell.example/api/v1/stories/7/download.epub',
+        download_html: 'https://api.inkwell.example/api/v1/stories/7/download.html',
+        download_txt: 'https://api.inkwell.example/api/v1/stories/7/download.txt',
+      },
     });
   });
 
@@ -94,5 +99,13 @@ describe('STORY_WRITE', () => {
   it('serves create and update alike: the tags of both requests have the same rules', () => {
     expect(maxItems(TagIdListSchema.field.ids)).toBe(maxItems(CreateStoryRequestSchema.field.tagIds));
     expect(protoPattern(TagIdListSchema.field.ids, 'items')).toEqual(protoPattern(CreateStoryRequestSchema.field.tagIds, 'items'));
+  });
+});
+
+describe('storyListRequest', () => {
+  it('sends required and excluded tags apart and the ratings as proto values', () => {
+    const query = parseListQuery(STORY_LIST, new URLSearchParams({ 'filter[tags]': '-g:3,c:12,-c:1', 'filter[content_rating]': 'mature,everyone' }));
+    expect(storyListRequest(query).filter).toMatchObject({ tagIds: ['c:12'], excludedTagIds: ['c:1', 'g:3'], contentRatings: [ContentRating.EVERYONE, ContentRating.MATURE] });
+    expect(storyListRequest(parseListQuery(STORY_LIST, new URLSearchParams())).filter).toMatchObject({ tagIds: [], excludedTagIds: [], contentRatings: [] });
   });
 });

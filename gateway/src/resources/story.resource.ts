@@ -16,6 +16,7 @@ import {
   type StorySortSchema,
   type UpdateStoryRequestSchema,
 } from '@inkwell/proto/stories';
+import { DOWNLOAD_FORMATS, downloadPath } from '../downloads/download-format.js';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { resourceObject, type JsonValue, type ResourceObject } from '../jsonapi/document.builder.js';
 import {
@@ -60,7 +61,7 @@ export const storyStatusToProto = STATUS.toProto;
  * GET /users/:id/stories all but relevance and date_added).
  */
 const SORT_FIELD = protoEnumNames(StorySortFieldSchema, {
-  names: ['date_published', 'hotness', 'date_modified', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes', 'relevance', 'date_added'],
+  names: ['date_published', 'hotness', 'date_modified', 'date_updated', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes', 'relevance', 'date_added'],
 });
 
 /** The sort fields of story lists (see SORT_FIELD). */
@@ -121,7 +122,9 @@ export const STORY_LIST = defineListSpec({
     num_words: filters.integerRange(integerRule(StoryFilterSchema.field.numWordsMin)),
     status: filters.enumeration(STORY_STATUSES),
     date_published: filters.dateRange(),
-    tags: filters.tags(StoryFilterSchema.field.tagIds),
+    date_updated: filters.dateRange(),
+    tags: filters.tagSelection(StoryFilterSchema.field.tagIds, StoryFilterSchema.field.excludedTagIds),
+    content_rating: filters.enumerations(CONTENT_RATINGS, StoryFilterSchema.field.contentRatings),
     bookshelf: filters.id(),
     unread: filters.boolean(),
   },
@@ -186,10 +189,16 @@ const STORY_FIELDS = protoResourceMapper(StorySchema, STORY_SCHEMA, { enums: { s
 /**
  * Maps a stories.v1 Story to its JSON:API resource: dates in ISO 8601 UTC or null (never the
  * epoch), `rating` null without votes, linkage to the author, the chapters the caller may see
- * (in chapter order) and the tags; `links.self` = PUBLIC_BASE_URL/api/v1/stories/<id>.
+ * (in chapter order) and the tags; `links.self` = PUBLIC_BASE_URL/api/v1/stories/<id>, and the
+ * downloads' links.
  */
 export function toStoryResource(story: Story, links: ApiLinks): ResourceObject {
-  return resourceObject(STORY_TYPE, story.id, STORY_FIELDS.attributes(story), { relationships: STORY_FIELDS.relationships(story), self: links.to(`/stories/${story.id}`) });
+  return resourceObject(STORY_TYPE, story.id, STORY_FIELDS.attributes(story), { relationships: STORY_FIELDS.relationships(story), self: links.to(`/stories/${story.id}`), links: downloadLinks(story.id, links) });
+}
+
+/** `download_epub`, `download_html`, `download_txt`: the story's downloads (docs/api/stories.md, "Downloads"). */
+function downloadLinks(storyId: string, links: ApiLinks): Record<string, string> {
+  return Object.fromEntries(DOWNLOAD_FORMATS.map((format) => [`download_${format}`, links.to(downloadPath(storyId, format))]));
 }
 
 /**
@@ -236,7 +245,11 @@ export function storyListRequest(query: ListQueryOf<typeof STORY_LIST>): Message
       status: STATUS.toProto(values.status),
       datePublishedMin: values.date_published?.min,
       datePublishedMax: values.date_published?.max,
-      tagIds: [...(values.tags ?? [])],
+      dateUpdatedMin: values.date_updated?.min,
+      dateUpdatedMax: values.date_updated?.max,
+      tagIds: [...(values.tags?.include ?? [])],
+      excludedTagIds: [...(values.tags?.exclude ?? [])],
+      contentRatings: (values.content_rating ?? []).map((rating) => CONTENT_RATING.toProto(rating)),
       bookshelfId: values.bookshelf,
       unread: values.unread,
     },

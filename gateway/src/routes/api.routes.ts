@@ -3,16 +3,20 @@ import { blogPostsRoutes, type BlogPostsRoutesDeps } from './blog-posts.routes.j
 import { bookshelvesRoutes, type BookshelvesRoutesDeps } from './bookshelves.routes.js';
 import { chaptersRoutes, type ChaptersRoutesDeps } from './chapters.routes.js';
 import { commentsRoutes, type CommentsRoutesDeps } from './comments.routes.js';
+import { downloadsRoutes, type DownloadsRoutesDeps } from './downloads.routes.js';
+import { notificationsRoutes, type NotificationsRoutesDeps } from './notifications.routes.js';
 import { privateMessagesRoutes, type PrivateMessagesRoutesDeps } from './private-messages.routes.js';
 import { ratingsRoutes, type RatingsRoutesDeps } from './ratings.routes.js';
+import { readingRoutes, type ReadingRoutesDeps } from './reading.routes.js';
 import { storiesRoutes, type StoriesRoutesDeps } from './stories.routes.js';
 import { tagsRoutes, type TagsRoutesDeps } from './tags.routes.js';
 import { usersRoutes, type UsersRoutesDeps } from './users.routes.js';
+import { webhooksRoutes, type WebhooksRoutesDeps } from './webhooks.routes.js';
 
 /** Everything the API's route files need; main.ts builds it once. */
-export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps & BlogPostsRoutesDeps & CommentsRoutesDeps & RatingsRoutesDeps & BookshelvesRoutesDeps;
+export type ApiRoutesDeps = UsersRoutesDeps & PrivateMessagesRoutesDeps & NotificationsRoutesDeps & StoriesRoutesDeps & ChaptersRoutesDeps & TagsRoutesDeps & BlogPostsRoutesDeps & CommentsRoutesDeps & RatingsRoutesDeps & BookshelvesRoutesDeps & DownloadsRoutesDeps & ReadingRoutesDeps & WebhooksRoutesDeps;
 
 /** Every route of /api/v1: one line per domain file. */
 export function apiRoutes(deps: ApiRoutesDeps): RouteDefinition[] {
-  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps), ...blogPostsRoutes(deps), ...commentsRoutes(deps), ...ratingsRoutes(deps), ...bookshelvesRoutes(deps)];
+  return [...usersRoutes(deps), ...privateMessagesRoutes(deps), ...notificationsRoutes(deps), ...storiesRoutes(deps), ...chaptersRoutes(deps), ...tagsRoutes(deps), ...blogPostsRoutes(deps), ...commentsRoutes(deps), ...ratingsRoutes(deps), ...bookshelvesRoutes(deps), ...downloadsRoutes(deps), ...readingRoutes(deps), ...webhooksRoutes(deps)];
 }

@@ -21,16 +21,27 @@ describe('GET /stories parameters', () => {
   it('accepts every filter of GET /stories, together', () => {
     const query = parseListQuery(
       STORY_LIST,
-      q('filter[ids]=3,1&filter[author]=2&filter[num_words]=100,5000&filter[status]=on-hiatus&filter[date_published]=2026-01-01,&filter[tags]=g:1,c:2&filter[bookshelf]=9&filter[unread]=1'),
+      q('filter[ids]=3,1&filter[author]=2&filter[num_words]=100,5000&filter[status]=on-hiatus&filter[date_published]=2026-01-01,&filter[date_updated]=,2026-11-26T12:00:00Z&filter[tags]=g:1,c:2&filter[bookshelf]=9&filter[unread]=1'),
     );
-    expect(Object.keys(query.filters).sort()).toEqual(['author', 'bookshelf', 'date_published', 'ids', 'num_words', 'status', 'tags', 'unread']);
+    expect(Object.keys(query.filters).sort()).toEqual(['author', 'bookshelf', 'date_published', 'date_updated', 'ids', 'num_words', 'status', 'tags', 'unread']);
     expect(query.filters).toMatchObject({ bookshelf: '9', unread: true });
     expect(parseListQuery(STORY_LIST, q('filter[unread]=false')).filters).toEqual({ unread: false });
   });
 
-  it.each(['date_published', 'hotness', 'date_modified', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes', 'date_added'])('sorts by %s in both directions', (field) => {
+  it.each(['date_published', 'hotness', 'date_modified', 'date_updated', 'rating', 'num_words', 'num_views', 'num_comments', 'num_likes', 'num_dislikes', 'date_added'])('sorts by %s in both directions', (field) => {
     expect(parseListQuery(STORY_LIST, q(`sort=${field}`)).sort).toEqual({ field, descending: false });
     expect(parseListQuery(STORY_LIST, q(`sort=-${field}`)).sort).toEqual({ field, descending: true });
+  });
+
+  it('reads filter[date_updated] as filter[date_published]: whole UTC days, open sides, min after max refused', () => {
+    const updated = (text: string) => parseListQuery(STORY_LIST, q(`filter[date_updated]=${text}`)).filters.date_updated;
+    expect(updated('2026-11-20,2026-11-26')).toEqual(parseListQuery(STORY_LIST, q('filter[date_published]=2026-11-20,2026-11-26')).filters.date_published);
+    expect(updated('2026-11-20T10:00:00%2B02:00,')).toEqual({ min: parseListQuery(STORY_LIST, q('filter[date_published]=2026-11-20T08:00:00Z,')).filters.date_published!.min });
+    for (const text of ['filter[date_updated]=2026-11-27,2026-11-26', 'filter[date_updated]=2026-02-30', 'filter[date_updated]=', 'filter[date_updated]=yesterday']) {
+      expect(reason(() => parseListQuery(STORY_LIST, q(text))).slice(0, 2), text).toEqual(['invalid_parameter', 'filter[date_updated]']);
+    }
+    expect(reason(() => parseListQuery(USER_STORY_LIST, q('filter[date_updated]=2026-11-26')))).toEqual(expect.arrayContaining(['invalid_parameter', 'filter[date_updated]']));
+    expect(parseListQuery(USER_STORY_LIST, q('sort=-date_updated')).sort).toEqual({ field: 'date_updated', descending: true });
   });
 
   it('checks the syntax of the shelf filters (their rules are the service\'s)', () => {

@@ -1,4 +1,4 @@
-import { ErrorCode, isAppError } from '@inkwell/errors';
+import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { CallerContext, GrpcClient } from '@inkwell/grpc';
 import type { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { StoriesService } from '@inkwell/proto/stories';
@@ -40,14 +40,17 @@ export function storiesRoutes({ stories, bookshelves, links, documents }: Storie
   return [
     route.list({
       path: '/stories',
-      doc: { summary: 'Search and list published stories.', errors: ['unread_requires_owned_bookshelf', 'insufficient_scope'] },
+      doc: { summary: 'Search and list published stories.', errors: ['unread_requires_owned_bookshelf', 'insufficient_scope', 'not_found'] },
       query: STORY_LIST,
       toRequest: ({ query }) => storyListRequest(query),
       rpc: namedRpc(StoriesService.method.listStories, async (request, options) => {
         const shelfId = request.filter?.bookshelfId;
         if (shelfId === undefined) return stories.listStories(request, options);
-        const [visible, answer] = await Promise.all([shelfVisible(bookshelves, shelfId, options.caller), stories.listStories(request, options)]);
-        return visible ? answer : { ...answer, stories: [], nextAfter: '' };
+        const [shelf, answer] = await Promise.allSettled([checkShelfVisible(bookshelves, shelfId, options.caller), stories.listStories(request, options)]);
+        // The shelf's answer first: whether it may be seen decides before anything the list says about it.
+        if (shelf.status === 'rejected') throw shelf.reason;
+        if (answer.status === 'rejected') throw answer.reason;
+        return answer.value;
       }),
       toResources: storiesOf,
       meta: storyListMeta,
@@ -99,19 +102,25 @@ export function storiesRoutes({ stories, bookshelves, links, documents }: Storie
 }
 
 /**
- * Whether `caller` may see shelf `id` now, as the bookshelves service (the owner of that rule)
- * says at request time (docs/api/stories.md, "Bookshelves in story lists"): the stories
+ * Checks that `caller` may see shelf `id` now, as the bookshelves service (the owner of that
+ * rule) says at request time (docs/api/stories.md, "Bookshelves in story lists"): the stories
  * service's event-fed copy of shelves may not have heard yet that a shelf went private or was
  * deleted, and a list must never show a private shelf to others, not even while events are late.
- * A shelf it does not show is a list matching nothing; its other errors (insufficient_scope,
- * unavailable) are the answer.
+ * A shelf it does not show (none with that id, or another user's private one) is `404
+ * not_found` naming `filter[bookshelf]`, the same for both so that nothing is revealed; its other
+ * errors (insufficient_scope, unavailable) are the answer.
  */
-async function shelfVisible(bookshelves: GrpcClient<typeof BookshelvesService>, id: string, caller: CallerContext | undefined): Promise<boolean> {
+async function checkShelfVisible(bookshelves: GrpcClient<typeof BookshelvesService>, id: string, caller: CallerContext | undefined): Promise<void> {
   try {
     await bookshelves.getBookshelf({ id }, { ...(caller === undefined ? {} : { caller }) });
-    return true;
   } catch (error) {
-    if (isAppError(error) && error.code === ErrorCode.NOT_FOUND) return false;
+    if (isAppError(error) && error.code === ErrorCode.NOT_FOUND) throw hiddenShelf();
     throw error;
   }
+}
+
+/** The answer to a `filter[bookshelf]` naming a shelf the caller may not see, or none. */
+function hiddenShelf(): AppError {
+  const detail = 'There is no bookshelf with this id that you can see.';
+  return new AppError(ErrorCode.NOT_FOUND, detail, { details: [{ reason: 'not_found', parameter: 'filter[bookshelf]', detail }] });
 }

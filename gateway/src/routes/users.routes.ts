@@ -2,6 +2,7 @@ import type { GrpcClient } from '@inkwell/grpc';
 import { FollowDirection, ListFollowsRequestSchema, UsersService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import { cursorPagination, defineDocumentSpec, defineListSpec, defineWriteSpec, identifierIds, writeValues, type DocumentResponder } from '../jsonapi/index.js';
+import { AUTHORIZATION_LIST, authorizationsOf } from '../resources/authorization.resource.js';
 import { FOLLOW_SCHEMA, followOf, followsOf } from '../resources/follow.resource.js';
 import { USER_SCHEMA, userOf } from '../resources/user.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
@@ -103,6 +104,25 @@ export function usersRoutes({ users, links, documents }: UsersRoutesDeps): Route
       params: { id: 'user' },
       toRequest: ({ params }) => ({ followerId: params.id, followedId: params.following_id }),
       rpc: rpcOf(users, UsersService.method.unfollowUser),
+    }),
+    // `:id` is you (another user's is 404, the service's rule); only a personal token may call
+    // (the RPCs' first_party access option: an app's token is 403 whatever its scopes).
+    route.list({
+      path: '/users/:id/authorizations',
+      doc: { summary: 'The apps you authorized (`:id` is you), oldest grant first. Personal access tokens only.' },
+      params: { id: 'user' },
+      query: AUTHORIZATION_LIST,
+      toRequest: ({ params }) => ({ userId: params.id }),
+      rpc: rpcOf(users, UsersService.method.listAuthorizations),
+      toResources: authorizationsOf,
+    }),
+    route.command({
+      method: 'DELETE',
+      path: '/users/:id/authorizations/:app_id',
+      doc: { summary: "Revoke an app's access (`:id` is you): all its tokens stop working at once. Personal access tokens only." },
+      params: { id: 'user', app_id: 'client' },
+      toRequest: ({ params }) => ({ userId: params.id, clientId: params.app_id }),
+      rpc: rpcOf(users, UsersService.method.revokeAuthorization),
     }),
   ];
 }

@@ -93,7 +93,8 @@ export type CreateRoute<P extends string, A extends AttributeWriteSpecs, B exten
   readonly body: WriteSpec<A, B>;
   toRequest(input: { readonly params: RouteParams<P>; readonly query: DocumentQuery; readonly body: WriteBody<A, B> }): Q;
   readonly rpc: Rpc<Q, R>;
-  toResource(response: R, links: ApiLinks): ResourceObject | null;
+  /** The created resource; `params` for what the response leaves out because the path says it (the owner). */
+  toResource(response: R, links: ApiLinks, params: RouteParams<P>): ResourceObject | null;
   /** The document's `links.self`: the new resource's (default) or the request's URL. */
   readonly self?: 'created' | 'request';
 };
@@ -195,7 +196,7 @@ function createRoute<P extends string, A extends AttributeWriteSpecs, B extends 
     const query = parseDocumentQuery(spec, request.query);
     const body = parseCreateBody(bodySpec, request.body);
     const response = await rpc(toRequest({ params: request.params, query, body }), rpcOptions(request));
-    const resource = toResource(response, deps.links);
+    const resource = toResource(response, deps.links, request.params);
     const location = resource?.links?.self;
     const created = location === undefined ? {} : { headers: { Location: location }, ...(self === 'created' ? { self: location } : {}) };
     return deps.documents.resource(request, query, resource, { status: 201, ...created });

@@ -42,25 +42,25 @@ export function namedRpc<M extends DescMethodUnary>(method: M, call: (request: M
   return Object.assign((request: MessageInitShape<M['input']>, options: RpcOptions) => call(request, options), { method });
 }
 
-/** Who may call a route: the `scope` and `requiresUser` of its RouteDefinition. */
-export type RouteAccess = Pick<RouteDefinition, 'scope' | 'requiresUser'>;
+/** Who may call a route: the `scope`, `requiresUser` and `firstParty` of its RouteDefinition. */
+export type RouteAccess = Pick<RouteDefinition, 'scope' | 'requiresUser' | 'firstParty'>;
 
 /**
- * The access of a route that calls `rpc`: the scope and signed-in user its RPC declares with
+ * The access of a route that calls `rpc`: the scope, signed-in user and first party its RPC declares with
  * `(inkwell.api.v1.access)` (docs/api/foundation.md, "One contract"), so that the gateway
  * refuses what the service would refuse before calling it. `declared` is what the route entry
  * adds where the RPC says nothing (a requirement of the edge alone); restating what the RPC
  * declares throws, since a rule stated twice drifts apart.
  */
 export function routeAccess(rpc: { readonly method: DescMethod }, declared: RouteAccess = {}): RouteAccess {
-  const { scope, user } = hasOption(rpc.method, access) ? getOption(rpc.method, access) : { scope: ProtoScope.UNSPECIFIED, user: false };
+  const { scope, user, firstParty } = hasOption(rpc.method, access) ? getOption(rpc.method, access) : { scope: ProtoScope.UNSPECIFIED, user: false, firstParty: false };
   const name = `${rpc.method.parent.typeName}.${rpc.method.name}`;
   if ((scope !== ProtoScope.UNSPECIFIED && declared.scope !== undefined) || (user && declared.requiresUser !== undefined)) {
     throw new Error(`A route restates the access that ${name} declares in its (inkwell.api.v1.access) option`);
   }
   const scopeOf = scope === ProtoScope.UNSPECIFIED ? declared.scope : wireScope(scope, name);
   const requiresUser = user || declared.requiresUser;
-  return { ...(scopeOf === undefined ? {} : { scope: scopeOf }), ...(requiresUser === undefined ? {} : { requiresUser }) };
+  return { ...(scopeOf === undefined ? {} : { scope: scopeOf }), ...(requiresUser === undefined ? {} : { requiresUser }), ...(firstParty ? { firstParty } : {}) };
 }
 
 /** The OAuth scope name of a proto scope (`write_stories`); throws for a value the scope list lacks. */

@@ -3,7 +3,7 @@ import { isStorageId, RouteTable } from './route-table.js';
 import { defineRoute, type ApiResponse, type RouteDefinition } from './route.types.js';
 
 const handler = async (): Promise<ApiResponse> => ({ status: 204 });
-const route = (method: RouteDefinition['method'], path: string, params?: Record<string, 'id' | 'user'>): RouteDefinition =>
+const route = (method: RouteDefinition['method'], path: string, params?: Record<string, 'id' | 'user' | 'client'>): RouteDefinition =>
   ({ method, path, params, handler }) as RouteDefinition;
 
 const table = new RouteTable('/api/v1', [
@@ -12,6 +12,7 @@ const table = new RouteTable('/api/v1', [
   route('GET', '/users/:id/following', { id: 'user' }),
   route('POST', '/users/:id/following', { id: 'user' }),
   route('DELETE', '/users/:id/following/:following_id', { id: 'user' }),
+  route('DELETE', '/users/:id/authorizations/:app_id', { id: 'user', app_id: 'client' }),
   route('GET', '/stories'),
   route('GET', '/stories/:id'),
   route('GET', '/stories/search/popular'),
@@ -35,6 +36,12 @@ describe('RouteTable.match', () => {
     expect(found('POST', '/api/v1/users/me/following').values).toEqual(['me']);
     expect(table.match('GET', '/api/v1/stories/me').kind).toBe('not_found');
     expect(table.match('DELETE', '/api/v1/users/me/following/me').kind).toBe('not_found');
+  });
+
+  it('accepts an OAuth client id where the parameter is a client, and nothing else there', () => {
+    expect(found('DELETE', '/api/v1/users/me/authorizations/h1YBcQ0x9Qy6pTvZrXkW2A').values).toEqual(['me', 'h1YBcQ0x9Qy6pTvZrXkW2A']);
+    expect(found('DELETE', '/api/v1/users/me/authorizations/a-b_C').values).toEqual(['me', 'a-b_C']);
+    for (const id of ['a.b', 'a%20b', 'x'.repeat(65), 'a+b']) expect(table.match('DELETE', `/api/v1/users/me/authorizations/${id}`).kind, id).toBe('not_found');
   });
 
   it('answers 404 for non-numeric, signed, zero-padded, fractional and out-of-range ids', () => {

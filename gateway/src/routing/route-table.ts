@@ -1,5 +1,5 @@
 import { INT64_MAX } from '../jsonapi/proto-rules.js';
-import type { ParamKind, RouteDefinition } from './route.types.js';
+import { CLIENT_ID_PATTERN, type ParamKind, type RouteDefinition } from './route.types.js';
 
 /** A route of the table with what the dispatcher needs precomputed. */
 export interface CompiledRoute {
@@ -129,6 +129,7 @@ function walk(node: Node, segments: readonly string[], index: number, values: st
 
 /** Whether a raw path segment is a valid value of a parameter kind. */
 export function fitsKind(segment: string, kind: ParamKind): boolean {
+  if (kind === 'client') return CLIENT_ID_PATTERN.test(segment);
   if (kind === 'user' && segment === ME) return true;
   return isStorageId(segment);
 }

@@ -1,8 +1,10 @@
+import type { Writable } from 'node:stream';
 import type { Scope } from '@inkwell/auth-tokens';
 import type { CallerContext } from '@inkwell/grpc';
 import type { JsonApiDocument } from '../jsonapi/document.builder.js';
 import type { ApiErrorCode } from '../jsonapi/error.mapping.js';
 import type { DocumentSpec } from '../jsonapi/list-spec.js';
+import type { AttributeType } from '../jsonapi/resource-schema.js';
 import type { WriteSpec } from '../jsonapi/write-body.parser.js';
 
 /** HTTP methods a route may declare. */
@@ -13,8 +15,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `id`: a numeric storage id (a positive int64 without leading zeros).
  * - `user`: an `id`, or `me`, which the dispatcher replaces with the caller's user id before the
  *   handler runs (401 when the caller has no user).
+ * - `client`: an OAuth client id (app id): 1–64 base64url characters (`CLIENT_ID_PATTERN`).
  */
-export type ParamKind = 'id' | 'user';
+export type ParamKind = 'id' | 'user' | 'client';
+
+/** What a `client` path parameter accepts: the form of OAuth client ids (22 base64url characters; up to 64 for the operator's). */
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The parameter names of a path template: `'/users/:id/following/:following_id'` → `'id' | 'following_id'`. */
 export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
@@ -47,11 +53,25 @@ export interface ApiRequest<P extends string = string> {
   readonly selfLink: string;
 }
 
-/** What a handler returns: a status and a document (none for 204), plus extra headers. */
+/** What a handler returns: a status and a document (none for 204), or a streamed body, plus extra headers. */
 export interface ApiResponse {
   readonly status: number;
   readonly document?: JsonApiDocument;
+  /** A body that is not a document, written as it is produced (a story download); `document` is then unset. */
+  readonly stream?: StreamedBody;
   readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A response body written while it is built (docs/api/stories.md, "Downloads"): its media type,
+ * a strong ETag known before any byte (so that `If-None-Match` is answered `304` without building
+ * it), and the writer. The writer writes to `out` with backpressure and stops when `signal` aborts
+ * (the client left, or the route's deadline passed); it does not end `out`.
+ */
+export interface StreamedBody {
+  readonly contentType: string;
+  readonly etag: string;
+  write(out: Writable, signal: AbortSignal): Promise<void>;
 }
 
 /**
@@ -75,6 +95,12 @@ export interface RouteDefinition<P extends string = string> {
    * no user at all 401.
    */
   readonly requiresUser?: boolean;
+  /**
+   * Only the user themself may call it (the RPC's `first_party` access option): a personal token,
+   * never an OAuth app's token, which gets 403 `forbidden` whatever its scopes, before the scope
+   * is checked.
+   */
+  readonly firstParty?: boolean;
   /** How the route appears in the API document (GET /api/v1/openapi.json); every route of the table needs it. */
   readonly doc?: RouteDoc;
   handler(request: ApiRequest<PathParams<P>>): Promise<ApiResponse>;
@@ -107,6 +133,13 @@ export interface RouteDoc {
   readonly nullableData?: boolean;
   /** Error codes the route answers beyond those that follow from its declaration (path parameters, scope, query, body). */
   readonly errors?: readonly ApiErrorCode[];
+  /**
+   * The success answer is a document of only `meta` (these members, all present) and `links.self`,
+   * without primary data: an action on many resources that reports counts. Leave `query` out then.
+   */
+  readonly meta?: Readonly<Record<string, AttributeType>>;
+  /** The success answer is a file of this media type (a story download), not a document. Leave `query` out then. */
+  readonly download?: { readonly mediaType: string };
 }
 
 /**

@@ -33,11 +33,12 @@ export interface RegisteredClient {
 }
 
 /** Registers an app on /developer (as a person would) and reads its client_id and secret from the answer. */
-export async function registerApp(web: WebClient, name: string, type: 'public' | 'confidential', redirectUris: readonly string[] = [REDIRECT_URI]): Promise<RegisteredClient> {
+export async function registerApp(web: WebClient, name: string, type: 'public' | 'confidential', redirectUris: readonly string[] = [REDIRECT_URI], allowedOrigins: readonly string[] = []): Promise<RegisteredClient> {
   const page = await web.get('/developer');
   const fields = hiddenFields(page.text, '/developer/apps');
   fields.set('name', name);
   fields.set('redirect_uris', redirectUris.join('\n'));
+  fields.set('allowed_origins', allowedOrigins.join('\n'));
   fields.set('type', type);
   const answer = await web.post('/developer/apps', fields);
   if (answer.status !== 201) throw new Error(`registering an app answered ${answer.status}: ${answer.text.slice(0, 1000)}`);

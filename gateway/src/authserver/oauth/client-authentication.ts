@@ -36,6 +36,21 @@ export function presentedClient(req: IncomingMessage, form: URLSearchParams): Pr
 }
 
 /**
+ * The client a token-endpoint request names, without checking anything: the id of HTTP Basic
+ * credentials, else the form's `client_id`; undefined when neither is readable. For the CORS
+ * decision only (docs/api/auth.md, "Browser apps (CORS)"), never for authentication.
+ */
+export function claimedClientId(req: IncomingMessage, form: URLSearchParams): string | undefined {
+  const header = req.headers.authorization;
+  if (header !== undefined && /^basic /i.test(header)) {
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon <= 0 ? undefined : safeDecode(decoded.slice(0, colon));
+  }
+  return form.get('client_id') ?? undefined;
+}
+
+/**
  * Authenticates the client of a revocation or introspection request: a confidential client
  * must present its secret; a public client is identified by its id alone, and only when
  * `allowPublic`. Any failure is `401 invalid_client`.

@@ -5,7 +5,9 @@ import type { CallerContext } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
 import type { EgApp } from '../../eg/eg.types.js';
 import { methodNotAllowed } from './authorize.routes.js';
-import { authenticateClient } from './client-authentication.js';
+import { allowClientOrigin } from '../../cors/cors.middleware.js';
+import type { WebOrigins } from '../../cors/web-origins.js';
+import { authenticateClient, claimedClientId } from './client-authentication.js';
 import { OAuthFailure, readOAuthForm, sendOAuthJson } from './oauth-response.js';
 import type { OAuthUsersClient } from './oauth.model.js';
 import { answerFailure } from './token.routes.js';
@@ -15,6 +17,8 @@ export interface IntrospectRoutesDeps {
   readonly users: OAuthUsersClient;
   readonly issuer: string;
   readonly logger: Logger;
+  /** The web origins of apps: a browser app's origin gets the CORS headers (docs/api/auth.md, "Browser apps (CORS)"). */
+  readonly origins?: WebOrigins;
 }
 
 const INACTIVE = { active: false } as const;
@@ -29,11 +33,12 @@ const INACTIVE = { active: false } as const;
  * Note: introspecting a refresh token that was already used counts as presenting it, which
  * revokes its family (reuse detection in the users service).
  */
-export function registerIntrospectRoutes(app: EgApp, { users, issuer, logger }: IntrospectRoutesDeps): void {
+export function registerIntrospectRoutes(app: EgApp, { users, issuer, logger, origins }: IntrospectRoutesDeps): void {
   app.post('/oauth/introspect', (req, res) => {
     if (req.inkwell !== undefined) req.inkwell.route = '/oauth/introspect';
     (async () => {
       const form = await readOAuthForm(req);
+      await allowClientOrigin(origins, req, res, claimedClientId(req, form));
       const caller: CallerContext = { requestId: req.inkwell?.requestId ?? 'introspect', scopes: [] };
       const client = await authenticateClient(req, form, users, caller, { allowPublic: false });
       const tokens = form.getAll('token');

@@ -5,7 +5,9 @@ import type { Logger } from '@inkwell/logging';
 import type { UsersService } from '@inkwell/proto/users';
 import type { EgApp } from '../../eg/eg.types.js';
 import { methodNotAllowed } from './authorize.routes.js';
-import { authenticateClient } from './client-authentication.js';
+import { allowClientOrigin } from '../../cors/cors.middleware.js';
+import type { WebOrigins } from '../../cors/web-origins.js';
+import { authenticateClient, claimedClientId } from './client-authentication.js';
 import { OAuthFailure, readOAuthForm, sendOAuthJson } from './oauth-response.js';
 import type { OAuthUsersClient } from './oauth.model.js';
 import { answerFailure } from './token.routes.js';
@@ -16,6 +18,8 @@ export interface RevokeRoutesDeps {
   /** Drops revoked access tokens from this gateway's token cache at once. */
   readonly evict: (hashes: readonly string[]) => void;
   readonly logger: Logger;
+  /** The web origins of apps: a browser app's origin gets the CORS headers (docs/api/auth.md, "Browser apps (CORS)"). */
+  readonly origins?: WebOrigins;
 }
 
 /**
@@ -27,11 +31,12 @@ export interface RevokeRoutesDeps {
  * The users service announces revoked access tokens on Redis for every gateway; this gateway
  * also drops the token from its own cache before answering, so the revoked token fails here at once.
  */
-export function registerRevokeRoutes(app: EgApp, { users, evict, logger }: RevokeRoutesDeps): void {
+export function registerRevokeRoutes(app: EgApp, { users, evict, logger, origins }: RevokeRoutesDeps): void {
   app.post('/oauth/revoke', (req, res) => {
     if (req.inkwell !== undefined) req.inkwell.route = '/oauth/revoke';
     (async () => {
       const form = await readOAuthForm(req);
+      await allowClientOrigin(origins, req, res, claimedClientId(req, form));
       const caller = { requestId: req.inkwell?.requestId ?? 'revoke', scopes: [] };
       const client = await authenticateClient(req, form, users, caller, { allowPublic: true });
       const tokens = form.getAll('token');

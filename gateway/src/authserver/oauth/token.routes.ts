@@ -8,7 +8,9 @@ import type { EgApp } from '../../eg/eg.types.js';
 import type { GatewayRequest } from '../../http/request-state.js';
 import { repeatedParameters } from '../pages/form-body.reader.js';
 import { methodNotAllowed } from './authorize.routes.js';
-import { presentedClient } from './client-authentication.js';
+import { allowClientOrigin } from '../../cors/cors.middleware.js';
+import type { WebOrigins } from '../../cors/web-origins.js';
+import { claimedClientId, presentedClient } from './client-authentication.js';
 import { OAuthFailure, readOAuthForm, sendOAuthFailure, sendOAuthJson } from './oauth-response.js';
 import { OAuthModel, type ModelUser, type OAuthUsersClient } from './oauth.model.js';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, createOAuthServer } from './oauth.server.js';
@@ -17,6 +19,8 @@ import { ACCESS_TOKEN_LIFETIME_SECONDS, createOAuthServer } from './oauth.server
 export interface TokenRoutesDeps {
   readonly users: OAuthUsersClient & Pick<GrpcClient<typeof UsersService>, 'getUser'>;
   readonly logger: Logger;
+  /** The web origins of apps: a browser app's origin gets the CORS headers (docs/api/auth.md, "Browser apps (CORS)"). */
+  readonly origins?: WebOrigins;
 }
 
 /** The grant types this server offers (docs/api/auth.md, "Token endpoint"); any other is `unsupported_grant_type`. */
@@ -40,16 +44,17 @@ const TOKEN_PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'cl
  * Basic challenge, 415/413 for a body that is not a small form; a users service that is down is
  * 503 `temporarily_unavailable`, anything unexpected 500 `server_error` (logged).
  */
-export function registerTokenRoutes(app: EgApp, { users, logger }: TokenRoutesDeps): void {
+export function registerTokenRoutes(app: EgApp, { users, logger, origins }: TokenRoutesDeps): void {
   app.post('/oauth/token', (req, res) => {
     if (req.inkwell !== undefined) req.inkwell.route = '/oauth/token';
-    issue(req, res, users).catch((error: unknown) => answerFailure(req, res, error, logger));
+    issue(req, res, users, origins).catch((error: unknown) => answerFailure(req, res, error, logger));
   });
   app.all('/oauth/token', (req, res) => methodNotAllowed(req, res, 'POST'));
 }
 
-async function issue(req: GatewayRequest, res: ServerResponse, users: TokenRoutesDeps['users']): Promise<void> {
+async function issue(req: GatewayRequest, res: ServerResponse, users: TokenRoutesDeps['users'], origins: WebOrigins | undefined): Promise<void> {
   const form = await readOAuthForm(req);
+  await allowClientOrigin(origins, req, res, claimedClientId(req, form));
   const repeated = repeatedParameters(form, TOKEN_PARAMETERS);
   if (repeated.length > 0) throw new OAuthFailure(400, 'invalid_request', `repeated parameter: ${repeated.join(', ')}`);
   // RFC 6749 §5.2: a grant the server does not offer (the password grant included) is

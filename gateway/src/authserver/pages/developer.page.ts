@@ -11,6 +11,7 @@ import { html, layout, sendPage, sendRedirect, type SafeHtml } from './html.js';
 import type { PageContext, SignedInSession } from './page-context.js';
 import { PageError } from './page-context.js';
 import { DEFAULT_RETURN_TO, signInUrl } from './return-to.js';
+import { WEBHOOKS_PAGE } from './webhooks.page.js';
 
 /** The users-service calls of the developer page. */
 export type DeveloperUsersClient = Pick<GrpcClient<typeof UsersService>, 'listClients' | 'createClient' | 'deleteClient' | 'listPersonalTokens' | 'createPersonalToken' | 'revokePersonalToken'>;
@@ -32,10 +33,12 @@ type Created = { readonly kind: 'client'; readonly client: OAuthClient; readonly
 /**
  * `/developer`, for signed-in users only (others are sent to sign in first): their OAuth
  * applications and personal access tokens.
- * - `POST /developer/apps` registers an application (name, redirect URIs one per line,
+ * - `POST /developer/apps` registers an application (name, redirect URIs one per line, the web
+ *   origins of a browser app one per line (CORS, docs/api/auth.md, "Browser apps (CORS)"),
  *   confidential or public) and shows its client_id and, for confidential apps, the secret:
  *   once, on that answer only (the users service keeps a hash).
  * - `POST /developer/apps/delete` deletes one of the user's apps and every token issued to it.
+ * - Each app links to its webhook endpoints (webhooks.page.ts, docs/api/webhooks.md).
  * - `POST /developer/tokens` mints a personal access token with the chosen scopes and lifetime,
  *   shown once; `POST /developer/tokens/revoke` revokes one (every gateway stops accepting it
  *   within a second).
@@ -77,10 +80,11 @@ export function registerDeveloperPage(app: EgApp, { pages, users, issuer }: Deve
       const open = requireSignedIn(session);
       const name = (form.get('name') ?? '').trim();
       const redirectUris = (form.get('redirect_uris') ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+      const allowedOrigins = (form.get('allowed_origins') ?? '').split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
       const type = form.get('type');
       if (type !== 'confidential' && type !== 'public') return render(req, res, open, 400, { errors: ['Choose whether the application is confidential or public.'] });
       try {
-        const created = await users.createClient({ name, redirectUris, confidential: type === 'confidential' }, { caller: pages.caller(req, open) });
+        const created = await users.createClient({ name, redirectUris, allowedOrigins, confidential: type === 'confidential' }, { caller: pages.caller(req, open) });
         if (created.client === undefined) throw new Error('CreateClient answered without a client');
         await render(req, res, open, 201, { created: { kind: 'client', client: created.client, secret: created.clientSecret } });
       } catch (error) {
@@ -187,21 +191,23 @@ ${
   html`<div class="notice" id="created-token"><p>Personal access token <strong>${created.name}</strong> created. Copy it now: it is shown only once.</p>
 <code class="secret" id="token-value">${created.token}</code><p class="muted">Use it as <code>Authorization: Bearer &lt;token&gt;</code> on ${view.issuer}/api/v1.</p></div>`
 }
-<p class="muted">Authorization server: ${view.issuer} (metadata at /.well-known/oauth-authorization-server).</p>
+<p class="muted">Authorization server: ${view.issuer} (metadata at /.well-known/oauth-authorization-server). Apps you authorized to act for you: <a href="/authorizations">authorized apps</a>.</p>
 <h2>Your applications</h2>
 ${
   view.clients.length === 0
     ? html`<p>None yet.</p>`
-    : html`<table id="clients"><tr><th>Name</th><th>client_id</th><th>Type</th><th>Redirect URIs</th><th></th></tr>
+    : html`<table id="clients"><tr><th>Name</th><th>client_id</th><th>Type</th><th>Redirect URIs</th><th>Allowed origins</th><th></th></tr>
 ${view.clients.map(
-  (client) => html`<tr><td>${client.name}</td><td><code>${client.id}</code></td><td>${client.confidential ? 'confidential' : 'public'}</td><td>${client.redirectUris.map((uri) => html`<div>${uri}</div>`)}</td>
-<td><form method="post" action="/developer/apps/delete">${csrfField}<input type="hidden" name="client_id" value="${client.id}"><button type="submit">Delete</button></form></td></tr>`,
+  (client) => html`<tr><td>${client.name}</td><td><code>${client.id}</code></td><td>${client.confidential ? 'confidential' : 'public'}</td><td>${client.redirectUris.map((uri) => html`<div>${uri}</div>`)}</td><td>${client.allowedOrigins.map((origin) => html`<div>${origin}</div>`)}</td>
+<td><a href="${WEBHOOKS_PAGE}?client_id=${client.id}">Webhooks</a>
+<form method="post" action="/developer/apps/delete">${csrfField}<input type="hidden" name="client_id" value="${client.id}"><button type="submit">Delete</button></form></td></tr>`,
 )}</table>`
 }
 <h2>Register an application</h2>
 <form method="post" action="/developer/apps">${csrfField}
 <label for="app-name">Name</label><input type="text" id="app-name" name="name" required maxlength="100">
 <label for="redirect-uris">Redirect URIs (one per line, matched exactly)</label><textarea id="redirect-uris" name="redirect_uris" rows="3" required></textarea>
+<label for="allowed-origins">Allowed origins of a browser app (one per line, e.g. https://app.example.com; may call the API and the token endpoints from there)</label><textarea id="allowed-origins" name="allowed_origins" rows="2"></textarea>
 <label>Type</label>
 <div><input type="radio" id="type-confidential" name="type" value="confidential" checked> <label class="inline" for="type-confidential">Confidential (a server that can keep a secret)</label></div>
 <div><input type="radio" id="type-public" name="type" value="public"> <label class="inline" for="type-public">Public (browser or mobile app; uses PKCE, no secret)</label></div>

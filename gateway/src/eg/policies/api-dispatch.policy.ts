@@ -2,14 +2,14 @@ import type { ServerResponse } from 'node:http';
 import { AppError, ErrorCode } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
 import type { Logger } from '@inkwell/logging';
-import { sendValidatedJsonApi } from '../../cache/etag.js';
+import { etagMatches, sendValidatedJsonApi } from '../../cache/etag.js';
 import { sendApiError, sendJsonApi } from '../../http/api-response.js';
 import { readJsonBody } from '../../http/json-body.reader.js';
 import { requestState, type GatewayRequest } from '../../http/request-state.js';
 import type { ApiLinks } from '../../jsonapi/api-links.js';
 import { errorDocument } from '../../jsonapi/error.mapping.js';
 import { isMe, type CompiledRoute, type RouteTable } from '../../routing/route-table.js';
-import type { ApiRequest, HttpMethod, QueryParams } from '../../routing/route.types.js';
+import type { ApiRequest, ApiResponse, HttpMethod, QueryParams } from '../../routing/route.types.js';
 import type { EgPolicy } from '../eg.types.js';
 
 /** Dependencies of the api-dispatch policy. */
@@ -85,6 +85,7 @@ async function dispatch(req: GatewayRequest, res: ServerResponse, deps: ApiDispa
     selfLink: deps.links.request(url),
   };
   const response = await route.definition.handler(request);
+  if (response.stream !== undefined) return sendStreamed(req, res, response, gone.signal, deps.logger);
   // Every 200 to a GET carries a strong ETag and honours If-None-Match (docs/api/foundation.md, "Caching at the edge").
   if (method === 'GET' && response.status === 200 && response.document !== undefined) sendValidatedJsonApi(req, res, response.document, response.headers);
   else sendJsonApi(res, response.status, response.document, response.headers);
@@ -106,15 +107,50 @@ function resolveParams(route: CompiledRoute, values: readonly string[], caller: 
 
 /** The static part of docs/api/auth.md, "The token check on API requests": a user behind the token, and the route's scope. */
 function authorize(route: CompiledRoute, caller: CallerContext): void {
-  const { scope, requiresUser } = route.definition;
+  const { scope, requiresUser, firstParty } = route.definition;
   if (requiresUser && caller.userId === undefined) {
     if (caller.appId === undefined) throw signedInUserRequired();
     throw AppError.forbidden('This request acts as a user; an app-only token cannot make it.');
   }
+  if (firstParty && caller.appId !== undefined) throw AppError.forbidden('Only you can do this, with a personal access token or on your signed-in pages: an app cannot, whatever its scopes.');
   if (scope !== undefined && !caller.scopes.includes(scope)) throw AppError.insufficientScope(scope);
 }
 
 function signedInUserRequired(): AppError {
   const message = '`me` stands for the signed-in user: this request needs a user access token.';
   return new AppError(ErrorCode.UNAUTHENTICATED, message, { details: [{ reason: 'invalid_token', detail: message }] });
+}
+
+/**
+ * Sends a streamed body (docs/api/stories.md, "Downloads"): the handler's headers and the body's
+ * `ETag`; `304` without building it when `If-None-Match` names that ETag; otherwise `200` with its
+ * `Content-Type`, written chunk by chunk (chunked transfer). A failure before the first byte is
+ * an ordinary error answer; after it, the connection is cut (the client sees an incomplete
+ * transfer, never a truncated file that looks whole), logged unless the client left.
+ */
+async function sendStreamed(req: GatewayRequest, res: ServerResponse, response: ApiResponse, signal: AbortSignal, logger: Logger): Promise<void> {
+  const stream = response.stream as NonNullable<ApiResponse['stream']>;
+  if (res.headersSent || res.destroyed) return;
+  for (const name in response.headers) res.setHeader(name, response.headers[name] as string);
+  res.setHeader('ETag', stream.etag);
+  if (etagMatches(req.headers['if-none-match'], stream.etag)) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = response.status;
+  res.setHeader('Content-Type', stream.contentType);
+  try {
+    await stream.write(res, signal);
+  } catch (error) {
+    if (!res.headersSent) {
+      // Nothing sent yet: the error is answered as any other, without the file's headers.
+      for (const name of ['ETag', 'Content-Type', ...Object.keys(response.headers ?? {})]) res.removeHeader(name);
+      throw error;
+    }
+    if (!signal.aborted) logger.warn({ err: error, requestId: req.inkwell?.requestId, route: req.inkwell?.route }, 'streamed answer cut short');
+    res.destroy();
+    return;
+  }
+  res.end();
 }
