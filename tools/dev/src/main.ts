@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   rmSync(DEMO_CREDENTIALS_FILE, { force: true });
   const system = await startSystem({
     stack: stackEnv(),
-    env: { DEMO_CREDENTIALS_FILE },
+    // Webhooks may reach receivers on this machine (docs/api/webhooks.md, "Outbound safety").
+    env: { DEMO_CREDENTIALS_FILE, WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost' },
     ports: 'fixed',
     seedDemoData: true,
     echo: true,
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
     `  Health:   ${system.gatewayUrl}/readyz`,
     `  Metrics:  ${system.gatewayMetricsUrl}`,
     `  Sign in:  ${system.gatewayUrl}/signin   (developer page: ${system.gatewayUrl}/developer)`,
+    `  Docs:     ${system.gatewayUrl}/docs   (API reference; "Authorize" signs in and "Try it out" calls the API)`,
+    `            ${system.gatewayUrl}/docs/api   (the API documentation pages)`,
+    `            ${system.gatewayUrl}/docs/guide   (the guide: your first hour with the API)`,
     ...demoLines(system.apiUrl),
     '',
     'Press Ctrl-C to stop.',

@@ -9,6 +9,8 @@ import { USERS_SCHEMA } from '@inkwell/users';
 import { loadAuthors } from './authors.loader.js';
 import { seedBookshelves } from './bookshelves.loader.js';
 import { seedMessages } from './messages.loader.js';
+import { seedNotifications } from './notifications.loader.js';
+import { seedReading } from './reading.loader.js';
 import { migrateSeedSchemas } from './schemas.js';
 
 const HELP = `npm run seed -- [options]
@@ -27,8 +29,14 @@ migrated first, so an empty database works.
   --big-shelf <n>    with --shelf-items: also one public shelf of n stories (default 100000)
   --medium-shelf <n> with --shelf-items: also one private shelf of n stories (default 1000);
                      ordinary shelves stay smaller than both
+  --notifications <n>  the notifications data set: n notifications (replacing those there) over
+                     --notification-users users, and one more user followed by --followers of them
+  --notification-users <n>  whose inboxes (the first n users, created if missing; default 100000)
+  --followers <n>  followers of that one author (default 100000)
+  --reading <n>    the reading-progress data set: the user with the lowest id has started n published
+                   stories, half of each one's chapters marked read (replacing that user's; default 0)
   --migrate-only   only bring every schema up to date, add nothing
-  --fresh          drop the users and stories (and, with --messages, messaging; with --shelf-items,
+  --fresh          drop the users and stories (and, with --messages or --notifications, messaging; with --shelf-items,
                    bookshelves) schemas of that database first
   --seed <n>       random seed (same seed, same data; default 20261121)
 `;
@@ -46,6 +54,10 @@ async function main(): Promise<void> {
       'shelf-items': { type: 'string', default: '0' },
       'big-shelf': { type: 'string', default: '100000' },
       'medium-shelf': { type: 'string', default: '1000' },
+      notifications: { type: 'string', default: '0' },
+      'notification-users': { type: 'string', default: '100000' },
+      followers: { type: 'string', default: '100000' },
+      reading: { type: 'string', default: '0' },
       'migrate-only': { type: 'boolean', default: false },
       fresh: { type: 'boolean', default: false },
       seed: { type: 'string', default: '20261121' },
@@ -72,11 +84,15 @@ async function main(): Promise<void> {
   const shelfItems = count('shelf-items', values['shelf-items'], 0);
   const bigShelf = count('big-shelf', values['big-shelf'], 100_000);
   const mediumShelf = count('medium-shelf', values['medium-shelf'], 1000);
+  const notifications = count('notifications', values.notifications, 0);
+  const notificationUsers = Math.max(1, count('notification-users', values['notification-users'], 100_000));
+  const followers = Math.min(notificationUsers, count('followers', values.followers, 100_000));
+  const reading = count('reading', values.reading, 0);
 
   const logger = createLogger('seed');
   const started = Date.now();
   const url = await ensureDatabase(stackEnv().databaseUrl, values.database);
-  if (values.fresh) await dropSchemas(url, [STORIES_SCHEMA, USERS_SCHEMA, ...(messages > 0 ? [MESSAGING_SCHEMA] : []), ...(shelfItems > 0 ? [BOOKSHELVES_SCHEMA] : [])]);
+  if (values.fresh) await dropSchemas(url, [STORIES_SCHEMA, USERS_SCHEMA, ...(messages > 0 || notifications > 0 ? [MESSAGING_SCHEMA] : []), ...(shelfItems > 0 ? [BOOKSHELVES_SCHEMA] : [])]);
   await migrateSeedSchemas(url, logger);
   if (values['migrate-only']) {
     process.stdout.write(`Migrated ${values.database}: every schema is up to date\n`);
@@ -112,6 +128,16 @@ async function main(): Promise<void> {
       const loaded = await seedBookshelves(url, { ordinaryItems: shelfItems, bigShelf, mediumShelf, seed, logger });
       const total = Math.round((Date.now() - started) / 100) / 10;
       process.stdout.write(`Seeded ${values.database}: ${loaded.shelves} bookshelves of ${loaded.owners} users with ${loaded.items} items (${total} s in all)\n`);
+    }
+    if (notifications > 0) {
+      const loaded = await seedNotifications(url, usersPool, { count: notifications, users: notificationUsers, followers, seed, logger });
+      const total = Math.round((Date.now() - started) / 100) / 10;
+      process.stdout.write(`Seeded ${values.database}: ${loaded.notifications} notifications over ${loaded.users} users; user ${loaded.author} has ${loaded.followers} followers (${total} s in all)\n`);
+    }
+    if (reading > 0) {
+      const loaded = await seedReading(usersPool, storiesPool, { stories: reading, seed, logger });
+      const total = Math.round((Date.now() - started) / 100) / 10;
+      process.stdout.write(`Seeded ${values.database}: user ${loaded.reader} has started ${loaded.stories} stories, ${loaded.chapters} chapters marked read (${total} s in all)\n`);
     }
   } finally {
     await usersPool.end();
