@@ -3,7 +3,10 @@ import { Agent, request } from 'node:http';
 /** One request of a scenario: a path under the API base URL and the bearer token to send. */
 export interface BenchRequest {
   readonly path: string;
+  /** The bearer token; empty: none is sent (public feeds). */
   readonly token: string;
+  /** The path is under the gateway's origin instead of the API base (e.g. `/feeds/...`). */
+  readonly outsideApi?: boolean;
 }
 
 /** How to drive a scenario. */
@@ -65,7 +68,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const once = (item: BenchRequest): Promise<{ status: number; body: string }> =>
     new Promise((resolve, reject) => {
       const req = request(
-        { agent, host: base.hostname, port: base.port, path: `${base.pathname}${item.path}`, headers: { authorization: `Bearer ${item.token}` } },
+        { agent, host: base.hostname, port: base.port, path: item.outsideApi === true ? item.path : `${base.pathname}${item.path}`, headers: item.token === '' ? {} : { authorization: `Bearer ${item.token}` } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));

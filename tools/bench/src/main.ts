@@ -10,13 +10,16 @@ import { searchIndexPrefix } from './search.js';
 import type { BenchContext, Suite } from './suite.js';
 import { abuseSuite } from './suites/abuse.suite.js';
 import { authSuite } from './suites/auth.suite.js';
+import { downloadsSuite } from './suites/downloads.suite.js';
 import { edgeSuite } from './suites/edge.suite.js';
 import { messagesSuite } from './suites/messages.suite.js';
+import { notificationsSuite } from './suites/notifications.suite.js';
 import { shelvesSuite } from './suites/shelves.suite.js';
 import { storiesSuite } from './suites/stories.suite.js';
+import { webhooksSuite } from './suites/webhooks.suite.js';
 
 /** Every suite of `npm run bench`: one line per area. */
-const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, authSuite, edgeSuite, abuseSuite];
+const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, notificationsSuite, authSuite, edgeSuite, abuseSuite, downloadsSuite, webhooksSuite];
 
 const HELP = `npm run bench -- [options]
 
@@ -30,7 +33,7 @@ suite's further measurements.
   --suite <name>        run only this suite (repeatable; default all: ${SUITES.map((suite) => suite.name).join(', ')})
   --database <db>       database next to DATABASE_URL's (default inkwell_bench)
   --concurrency <n>     requests in flight (default 4)
-  --duration <s>        measured seconds per scenario (default 20)
+  --duration <s>        measured seconds per scenario (default 20; the webhooks suite's window, default 60)
   --warmup <s>          unmeasured seconds before each (default 3)
   --scale <f>           share of each suite's data set to seed when missing (default 1; e.g. 0.01 to
                         check a fresh machine in minutes; data already there is kept; not with --write)
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
       suite: { type: 'string', multiple: true },
       database: { type: 'string', default: 'inkwell_bench' },
       concurrency: { type: 'string', default: '4' },
-      duration: { type: 'string', default: '20' },
+      duration: { type: 'string' },
       warmup: { type: 'string', default: '3' },
       write: { type: 'string' },
       scale: { type: 'string', default: '1' },
@@ -65,7 +68,7 @@ async function main(): Promise<void> {
     return n;
   };
   const concurrency = Math.round(positive('concurrency', values.concurrency));
-  const durationMs = positive('duration', values.duration) * 1000;
+  const durationMs = positive('duration', values.duration ?? '20') * 1000;
   const warmupMs = Number(values.warmup) * 1000;
   const scale = positive('scale', values.scale);
   // A table states the documented data set; a scaled run is a check, not a result.
@@ -117,6 +120,7 @@ async function main(): Promise<void> {
       scale,
       system,
       databaseUrl,
+      ...(values.duration === undefined ? {} : { durationMs }),
       async mintToken(userId, scopes) {
         const { token } = await users.createPersonalToken({ name: 'benchmark', scopes: [...scopes] }, { caller: { requestId: 'bench', userId, scopes: [] } });
         return token;

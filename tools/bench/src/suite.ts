@@ -17,6 +17,11 @@ export interface BenchContext {
   readonly system: RunningSystem;
   /** URL of the benchmark database (for picking realistic targets and explaining queries). */
   readonly databaseUrl: string;
+  /**
+   * The measured window `--duration` asked for (ms), when it was given: a suite that measures over
+   * a window of its own (webhooks: 60 s) uses it instead, for a short check.
+   */
+  readonly durationMs?: number;
   /** Mints a personal access token of `userId` with `scopes` through the users service. */
   mintToken(userId: string, scopes: readonly string[]): Promise<string>;
 }

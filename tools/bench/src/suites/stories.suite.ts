@@ -39,6 +39,9 @@ const FRESHNESS_TIMEOUT_MS = 30_000;
 const RESTORE_TIMEOUT_MS = 30_000;
 /** A full rebuild of the index. */
 const REBUILD_TARGET_SECONDS = 300;
+/** Stories the reading-list reader has started (tools/seed `--reading`), and the list's target (issue 24). */
+const STARTED_STORIES = 1000;
+const READING_TARGET_MS = 20;
 
 function withDatabase<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   return withSchema(databaseUrl, 'stories', fn);
@@ -79,6 +82,9 @@ interface StoryList {
   readonly status?: 'complete' | 'incomplete' | 'on-hiatus' | 'cancelled';
   readonly days?: readonly [string, string];
   readonly tags?: readonly string[];
+  /** Tags the stories must not carry (`-g:3` in filter[tags]). */
+  readonly excludedTags?: readonly string[];
+  readonly ratings?: readonly ('everyone' | 'teen' | 'mature')[];
   readonly query?: string;
   readonly sort?: '-rating' | '-relevance';
   readonly facets?: boolean;
@@ -94,7 +100,8 @@ function pathOf(list: StoryList): string {
   if (list.words) parameters.push(`filter[num_words]=${list.words[0] ?? ''},${list.words[1] ?? ''}`);
   if (list.status !== undefined) parameters.push(`filter[status]=${list.status}`);
   if (list.days) parameters.push(`filter[date_published]=${list.days[0]},${list.days[1]}`);
-  if (list.tags) parameters.push(`filter[tags]=${list.tags.join(',')}`);
+  if (list.tags || list.excludedTags) parameters.push(`filter[tags]=${[...(list.tags ?? []), ...(list.excludedTags ?? []).map((tag) => `-${tag}`)].join(',')}`);
+  if (list.ratings) parameters.push(`filter[content_rating]=${list.ratings.join(',')}`);
   if (list.query !== undefined) parameters.push(`query=${encodeURIComponent(list.query)}`);
   if (list.sort !== undefined) parameters.push(`sort=${list.sort}`);
   if (list.facets) parameters.push('facets=tags');
@@ -111,6 +118,8 @@ function searchOf(list: StoryList): StorySearch {
     ...(list.status !== undefined ? { status: list.status } : {}),
     ...(list.days ? { datePublishedMin: new Date(`${list.days[0]}T00:00:00.000Z`), datePublishedMax: new Date(`${list.days[1]}T23:59:59.999Z`) } : {}),
     ...(list.tags ? { tagIds: [...list.tags] } : {}),
+    ...(list.excludedTags ? { excludedTagIds: [...list.excludedTags] } : {}),
+    ...(list.ratings ? { contentRatings: [...list.ratings] } : {}),
     ...(list.query !== undefined ? { text: list.query } : {}),
     sort: list.sort === undefined ? { field: 'date_published', direction: 'desc' } : { field: list.sort.slice(1) as 'rating' | 'relevance', direction: 'desc' },
     ...(list.facets ? { facets: true } : {}),
@@ -138,6 +147,7 @@ export const storiesSuite: Suite = {
 
   async prepare(databaseUrl, options) {
     await prepareStories(databaseUrl, options);
+    await prepareReading(databaseUrl);
   },
 
   async scenarios(context: BenchContext): Promise<Scenario[]> {
@@ -166,6 +176,10 @@ export const storiesSuite: Suite = {
     const wordRanges: WordRange[] = [[1000, 5000], [undefined, 2000], [10000, undefined], [5000, 20000]];
     const pairs = Array.from({ length: VARIANTS }, (_, i) => [sample.genres[i % sample.genres.length]!, sample.characters[i % sample.characters.length]!] as const);
     const statuses = ['complete', 'incomplete', 'on-hiatus', 'cancelled'] as const;
+    const ratingSets: NonNullable<StoryList['ratings']>[] = [['everyone'], ['teen'], ['mature'], ['everyone', 'teen'], ['teen', 'mature']];
+    const reading = await readingReader(db);
+    const startedStories = reading.stories;
+    const readingToken = await context.mintToken(reading.reader, ['read_bookshelves']);
 
     /** A row of lists: every list is requested in turn, and the same searches are timed at the engine. */
     const lists = (name: string, targetMs: number, variants: readonly StoryList[]): Scenario => ({
@@ -208,6 +222,18 @@ export const storiesSuite: Suite = {
       lists(`… two words (${quoted(TWO_WORD_SEARCHES)})`, RELEVANCE_TARGET_MS, TWO_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
       lists(`… phrases, exclusions and \`or\` (${quoted(SYNTAX_SEARCHES)})`, RELEVANCE_TARGET_MS, SYNTAX_SEARCHES.map((query) => ({ query, sort: '-relevance' }))),
       await deepPage(`search \`query=${BROAD_WORD}&sort=-relevance\`, page ${deep} (by \`links.next\`)`, RELEVANCE_TARGET_MS, { query: BROAD_WORD, sort: '-relevance' }),
+      lists('`filter[tags]` excluding one tag (`-<tag>`, common to rare)', LIST_TARGET_MS, sample.tags.map((tag) => ({ excludedTags: [tag] }))),
+      lists('`filter[tags]` a genre required, a character excluded', LIST_TARGET_MS, pairs.map(([genre, character]) => ({ tags: [genre], excludedTags: [character] }))),
+      lists(`\`filter[tags]\` excluding the most common tag (\`-${commonTag}\`), \`sort=-rating\``, LIST_TARGET_MS, [{ excludedTags: [commonTag], sort: '-rating' }]),
+      lists('`filter[content_rating]` (each rating, and two of them)', LIST_TARGET_MS, ratingSets.map((ratings) => ({ ratings }))),
+      lists('`filter[content_rating]` with a tag excluded and a word range', LIST_TARGET_MS, sample.tags.map((tag, i) => ({ ratings: ratingSets[i % ratingSets.length]!, excludedTags: [tag], words: wordRanges[i % wordRanges.length]! }))),
+      lists(`\`facets=tags\` excluding the most common tag (\`-${commonTag}\`)`, FACETS_TARGET_MS, [{ excludedTags: [commonTag], facets: true }]),
+      {
+        name: `reading list: \`/users/me/reading\` (a reader with ${startedStories.toLocaleString('en')} started stories, page 1 and by \`links.next\`)`,
+        targetMs: READING_TARGET_MS,
+        requests: [{ path: '/users/me/reading', token: readingToken }, await pageByCursor(context, '/users/me/reading', readingToken, 5)],
+        answeredBy: async () => 'reading_progress_recent_idx, chapter_reads_pkey, chapters_story_number_key',
+      },
       lists('`facets=tags` without a query (every published story)', FACETS_TARGET_MS, [{ facets: true }]),
       lists(`\`facets=tags\` with \`query=${BROAD_WORD}&sort=-relevance\``, FACETS_TARGET_MS, [{ query: BROAD_WORD, sort: '-relevance', facets: true }]),
       lists(`\`facets=tags\` with one word, common to rare (${quoted(ONE_WORD_SEARCHES)})`, FACETS_TARGET_MS, ONE_WORD_SEARCHES.map((query) => ({ query, sort: '-relevance', facets: true }))),
@@ -245,6 +271,27 @@ export const storiesSuite: Suite = {
     return lines;
   },
 };
+
+/**
+ * Gives the reading-list row its reader (tools/seed `--reading`: the user with the lowest id) with
+ * STARTED_STORIES started stories, unless that user has them already.
+ */
+async function prepareReading(databaseUrl: string): Promise<void> {
+  const { stories } = await readingReader(databaseUrl);
+  if (stories >= STARTED_STORIES) return;
+  runSeed(databaseUrl, ['--stories', '0', '--reading', String(STARTED_STORIES)]);
+}
+
+/** The reader of the reading-list row (the user with the lowest id) and how many stories they have started. */
+async function readingReader(databaseUrl: string): Promise<{ reader: string; stories: number }> {
+  return withDatabase(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ reader: string; n: number }>(
+      `SELECT u.id::text AS reader, (SELECT count(*)::int FROM reading_progress p WHERE p.user_id = u.id) AS n
+         FROM users.users u ORDER BY u.id LIMIT 1`,
+    );
+    return { reader: rows[0]?.reader ?? '0', stories: rows[0]?.n ?? 0 };
+  });
+}
 
 /** The stories whose titles the freshness measurement changes, tokens of their authors, their titles before, and a reader. */
 interface ChangeSet {
