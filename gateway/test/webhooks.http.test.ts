@@ -1,11 +1,10 @@
-import { createAppToken, createTestUser, eventually, eventuallyValue, type TestUser } from '@inkwell/testing';
+import { createAppToken, createTestUser, eventually, eventuallyValue, startWebhookReceiver, type ReceivedDelivery, type TestUser, type WebhookReceiver } from '@inkwell/testing';
 import * as oauth from 'oauth4webapi';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
 import { answer, expectError, JsonApiClient, ok, walkPages } from './support/json-api-client.js';
 import { authorizationRequest, authorizeThroughPages, discover, INSECURE, REDIRECT_URI, registerApp, signIn, type RegisteredClient } from './support/oauth-flow.js';
-import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from './support/webhook-receiver.js';
 import { elementText, hiddenFields, WebClient } from './support/web-client.js';
 
 /**

@@ -11,3 +11,4 @@ export { HOSTILE_MARKDOWN, MARKDOWN_REFUSAL_DETAIL, whileHostileMarkdownRenders 
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { callCode } from './call-code.js';
 export { callAs, closeServiceHarness, type ServiceHarnessParts } from './service-harness.js';
+export { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver, type WebhookReceiverOptions } from './webhook-receiver.js';

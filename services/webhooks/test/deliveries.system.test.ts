@@ -8,11 +8,10 @@ import { EventEnvelopeSchema } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
 import { UsersService } from '@inkwell/proto/users';
 import { DeliveryStatus, WebhookService } from '@inkwell/proto/webhooks';
-import { createTestUser, dropSchemas, ensureDatabase, eventually, SERVICES, stackEnv, startSystem, type RunningSystem } from '@inkwell/testing';
+import { createTestUser, dropSchemas, ensureDatabase, eventually, SERVICES, stackEnv, startSystem, startWebhookReceiver, type RunningSystem, type WebhookReceiver } from '@inkwell/testing';
 import type { Producer } from 'kafkajs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from './receiver.js';
 
 /**
  * The delivery service in a whole running system (docs/api/webhooks.md): events written to the
@@ -80,16 +79,16 @@ describe('webhook deliveries', () => {
     return { id: user.id, token };
   }
 
-  async function endpoint(receiver: Receiver, eventTypes: string[]): Promise<{ id: string; secret: string }> {
+  async function endpoint(receiver: WebhookReceiver, eventTypes: string[]): Promise<{ id: string; secret: string }> {
     const { endpoint: created, secret } = await webhooks.createEndpoint({ appId, url: receiver.url, eventTypes: { eventTypes } }, as(owner.id));
     return { id: created!.id, secret };
   }
 
   const message = (recipientId: string) => ({ case: 'messageSent' as const, value: { messageId: String(Date.now()), senderId: owner.id, recipientId } });
-  const bodiesOf = (receiver: Receiver) => receiver.received.map((entry) => JSON.parse(entry.body) as { id: string; type: string; data: { type: string; id: string; links: { self: string } } });
+  const bodiesOf = (receiver: WebhookReceiver) => receiver.received.map((entry) => JSON.parse(entry.body) as { id: string; type: string; data: { type: string; id: string; links: { self: string } } });
 
   it('delivers a public event, signed so that standardwebhooks verifies it, with a thin reference', { timeout: 120_000 }, async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const { secret } = await endpoint(receiver, ['story.published']);
       const eventId = await send(Topics.storiesStory, '41', { case: 'storyUpdated', value: { story: { storyId: '41', authorId: owner.id, title: 'T', published: true }, previousPublished: false } });
@@ -104,7 +103,7 @@ describe('webhook deliveries', () => {
   });
 
   it('delivers a private message event only for users who granted read_pms, and stops at once when the grant is revoked', { timeout: 120_000 }, async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       await endpoint(receiver, ['private_message.received']);
       const reader = await authorizedUser(['read_pms']);
@@ -130,7 +129,7 @@ describe('webhook deliveries', () => {
   });
 
   it('gets every event to a receiver that was down, once each, and logs the attempts', { timeout: 120_000 }, async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const { id: endpointId } = await endpoint(receiver, ['story.published']);
       receiver.setDown(true);
@@ -156,7 +155,7 @@ describe('webhook deliveries', () => {
   });
 
   it('drops a private delivery already queued when the user revokes the app before it is sent', { timeout: 120_000 }, async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const { id: endpointId } = await endpoint(receiver, ['private_message.received']);
       const reader = await authorizedUser(['read_pms']);
@@ -178,7 +177,7 @@ describe('webhook deliveries', () => {
   });
 
   it('signs with the old and the new secret during a rotation, and redelivers an event with the same id', { timeout: 120_000 }, async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const { id: endpointId, secret: first } = await endpoint(receiver, ['blog_post.published']);
       const rotated = await webhooks.rotateSecret({ appId, id: endpointId }, as(owner.id));
@@ -205,7 +204,7 @@ describe('webhook deliveries', () => {
   });
 
   it('pauses an endpoint (its pending deliveries fail), changes what it takes, and deletes it with its log', { timeout: 120_000 }, async () => {
-    const receiver = await startReceiver();
+    const receiver = await startWebhookReceiver();
     try {
       const { id: endpointId } = await endpoint(receiver, ['story.published']);
       receiver.setDown(true);
@@ -232,7 +231,7 @@ describe('webhook deliveries', () => {
   });
 
   it('keeps a hanging receiver to 2 attempts in flight, and it does not hold up another endpoint', { timeout: 120_000 }, async () => {
-    const [slow, fast] = [await startReceiver(), await startReceiver()];
+    const [slow, fast] = [await startWebhookReceiver(), await startWebhookReceiver()];
     try {
       await endpoint(slow, ['story.updated']);
       await endpoint(fast, ['story.updated']);

@@ -11,6 +11,11 @@ export const CONSUMERS: readonly { schema: string; name: string; topics: readonl
   { schema: 'blog', name: 'blog-stories', topics: ['stories.story.v1'] },
   { schema: 'stories', name: 'stories-stats', topics: ['stories.story.v1', 'stories.comment.v1'] },
   { schema: 'stories', name: 'stories-bookshelves', topics: ['bookshelves.bookshelf.v1', 'bookshelves.item.v1'] },
+  {
+    schema: 'messaging',
+    name: 'messaging-notifications',
+    topics: ['users.follow.v1', 'stories.story.v1', 'stories.chapter.v1', 'stories.comment.v1', 'bookshelves.item.v1', 'blog.post.v1', 'messaging.message.v1'],
+  },
 ];
 
 /** The schemas whose outboxes publish events (one per service). */
@@ -32,6 +37,8 @@ export interface AuditResult {
   readonly outboxBacklog: Record<string, number>;
   /** Events in some outbox that a consumer of their topic has not processed, per consumer. */
   readonly unprocessed: Record<string, number>;
+  /** Notification fan-outs queued by the messaging consumer and not yet written to every inbox. */
+  readonly queuedFanouts: number;
   /** Derived values that differ from a recount of their source. */
   readonly disagreements: readonly Disagreement[];
   /** Σ (derived − recount) over counters above their recount: events applied more than once. */
@@ -127,6 +134,8 @@ export async function audit(pool: pg.Pool): Promise<AuditResult> {
     );
     unprocessed[consumer.name] = Number(rows[0]?.n ?? 0);
   }
+  const { rows: fanouts } = await pool.query<{ n: string }>('SELECT count(*) AS n FROM messaging.notification_fanouts');
+  const queuedFanouts = Number(fanouts[0]?.n ?? 0);
   const disagreements: Disagreement[] = [];
   let countedTwice = 0;
   let countedTooFew = 0;
@@ -146,7 +155,7 @@ export async function audit(pool: pg.Pool): Promise<AuditResult> {
     );
     for (const row of rows) disagreements.push({ check, id: row.row, derived: row.side === 'only in copy' ? row.row : '(missing)', recount: row.side === 'only in source' ? row.row : '(missing)' });
   }
-  return { outboxBacklog, unprocessed, disagreements, countedTwice, countedTooFew };
+  return { outboxBacklog, unprocessed, queuedFanouts, disagreements, countedTwice, countedTooFew };
 }
 
 /**
@@ -175,7 +184,7 @@ export async function auditSearchIndex(pool: pg.Pool, opensearchUrl: string, ind
   return disagreements;
 }
 
-/** True when nothing is waiting: no outbox backlog and every consumer has processed every event. */
+/** True when nothing is waiting: no outbox backlog, every consumer has processed every event, and no notification fan-out is queued. */
 export function drained(result: AuditResult): boolean {
-  return Object.values(result.outboxBacklog).every((n) => n === 0) && Object.values(result.unprocessed).every((n) => n === 0);
+  return Object.values(result.outboxBacklog).every((n) => n === 0) && Object.values(result.unprocessed).every((n) => n === 0) && result.queuedFanouts === 0;
 }

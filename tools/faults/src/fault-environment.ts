@@ -70,7 +70,8 @@ export async function startFaultEnvironment(options: FaultEnvironmentOptions): P
       echo: options.echo ?? false,
       // The machine is shared: a start (tsx compiling, migrations) can take minutes under load.
       readyTimeoutMs: 300_000,
-      env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '10000000', RATE_LIMIT_ANONYMOUS_MAX: '10000000' },
+      // The webhook steps' receivers listen on loopback (docs/api/webhooks.md, "Outbound safety").
+      env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '10000000', RATE_LIMIT_ANONYMOUS_MAX: '10000000', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
     });
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     // A Postgres crash ends idle connections; the pool must not crash the run for that.

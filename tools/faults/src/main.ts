@@ -9,7 +9,8 @@ import { startFaultEnvironment, type FaultEnvironment } from './fault-environmen
 import { runFault, type FaultReport } from './fault-run.js';
 import { fullRunFaults, gatewayTerm, kafkaStop, opensearchStop, postgresCrash, redisFlush, redisStop, serviceKill, type Fault } from './faults.js';
 import { byStatus, MixedLoad } from './mixed-load.js';
-import { createActors } from './world.js';
+import { runWebhookFault, WebhookWatch, webhookFaults, webhookTable, type WebhookFault, type WebhookFaultReport } from './webhook-faults.js';
+import { createActors, type Actor } from './world.js';
 
 const run = promisify(execFile);
 
@@ -24,6 +25,8 @@ recount (docs/reliability.md). Nothing it stops or crashes is shared with anyone
 
   --quick               every fault once with short outages (Kafka/OpenSearch 10 s, Redis 5 s),
                         only two of the services killed, no fuzzer unless --fuzz is given
+  --webhooks-only       only the webhook steps (the delivery service killed mid-burst, Kafka
+                        stopped mid-burst: every acknowledged message delivered?), no fuzzer
   --kafka-down <s>      Kafka outage (default 60)      --opensearch-down <s>  (default 60)
   --redis-down <s>      Redis outage (default 30)
   --concurrency <n>     requests in flight (default 6)
@@ -122,8 +125,37 @@ async function soak(env: FaultEnvironment, minutes: number, concurrency: number)
   ].join('\n');
 }
 
-/** Every fault of the run, one after the other under the mixed load, then the fuzzer; a fault that does not recover is reported and the run goes on. */
-async function faultRun(env: FaultEnvironment, faults: readonly Fault[], concurrency: number, fuzzRuns: number): Promise<string> {
+/** The webhook steps' burst: private messages per second, seconds of it before the fault and after healing, and how long delivery may take after it. */
+const WEBHOOK_BURST = { ratePerSecond: 20, beforeMs: 5_000, afterMs: 5_000, deliveryTimeoutMs: 180_000 } as const;
+
+/** The webhook steps one after the other (a step that fails is reported and the run goes on); their table. */
+async function webhookRun(env: FaultEnvironment, actors: readonly Actor[], steps: readonly WebhookFault[]): Promise<string> {
+  const watch = await WebhookWatch.create(env, actors);
+  const reports: WebhookFaultReport[] = [];
+  const failures: string[] = [];
+  try {
+    for (const step of steps) {
+      process.stderr.write(`[faults] ${step.name}\n`);
+      try {
+        const report = await runWebhookFault(env, watch, actors, step, WEBHOOK_BURST);
+        process.stderr.write(`${JSON.stringify(report)}\n`);
+        reports.push(report);
+      } catch (error) {
+        process.stderr.write(`[faults] ${step.name} failed: ${String(error)}\n`);
+        failures.push(`- ${step.name}: ${String(error).split('\n')[0]}`);
+      }
+    }
+  } finally {
+    await watch.close();
+  }
+  const intro = `Webhook deliveries: ${WEBHOOK_BURST.ratePerSecond} private messages/s between the actors, each delivered to one endpoint on loopback (an app every actor authorized with \`read_pms\`), the fault ${WEBHOOK_BURST.beforeMs / 1000} s into the burst, which goes on ${WEBHOOK_BURST.afterMs / 1000} s after healing; every acknowledged message must arrive within ${WEBHOOK_BURST.deliveryTimeoutMs / 1000} s after the burst (at least once: duplicates are counted, not failures).`;
+  let body = `${intro}\n\n${webhookTable(reports)}`;
+  if (failures.length > 0) body += `\n\nWebhook steps that failed (the run went on):\n\n${failures.join('\n')}`;
+  return body;
+}
+
+/** Every fault of the run, one after the other under the mixed load, then the webhook steps, then the fuzzer; a fault that does not recover is reported and the run goes on. */
+async function faultRun(env: FaultEnvironment, faults: readonly Fault[], webhookSteps: readonly WebhookFault[], concurrency: number, fuzzRuns: number): Promise<string> {
   const actors = await createActors(env.system, 8);
   const reports: FaultReport[] = [];
   const failures: string[] = [];
@@ -140,8 +172,9 @@ async function faultRun(env: FaultEnvironment, faults: readonly Fault[], concurr
       failures.push(`- ${fault.name}: ${String(error).split('\n')[0]}`);
     }
   }
-  let body = table(reports);
+  let body = faults.length === 0 ? '' : table(reports);
   if (failures.length > 0) body += `\n\nFaults the system did not recover from (the run went on):\n\n${failures.join('\n')}`;
+  if (webhookSteps.length > 0) body = `${body}\n\n${await webhookRun(env, actors, webhookSteps)}`.trimStart();
   if (fuzzRuns > 0) {
     const knownIds = actors.flatMap((actor) => [actor.id, actor.storyId, actor.chapterId, actor.shelfId]);
     const seed = Date.now() % 2_147_483_647;
@@ -183,6 +216,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       quick: { type: 'boolean', default: false },
+      'webhooks-only': { type: 'boolean', default: false },
       'kafka-down': { type: 'string', default: '60' },
       'opensearch-down': { type: 'string', default: '60' },
       'redis-down': { type: 'string', default: '30' },
@@ -199,10 +233,16 @@ async function main(): Promise<void> {
     return;
   }
   const concurrency = Number(values.concurrency);
-  const fuzzRuns = Number(values.fuzz ?? (values.quick ? 0 : 5000));
-  const faults = values.quick
-    ? [kafkaStop(10_000), serviceKill('stories'), serviceKill('bookshelves'), gatewayTerm(), redisFlush(), redisStop(5_000), opensearchStop(10_000), postgresCrash()]
-    : fullRunFaults({ kafkaDownMs: Number(values['kafka-down']) * 1000, opensearchDownMs: Number(values['opensearch-down']) * 1000, redisDownMs: Number(values['redis-down']) * 1000 });
+  const webhooksOnly = values['webhooks-only'];
+  // The report section holds whole runs: a part of one would replace the last full table.
+  if (webhooksOnly && values.write !== undefined) throw new Error('--webhooks-only is a check: not with --write');
+  const fuzzRuns = Number(values.fuzz ?? (values.quick || webhooksOnly ? 0 : 5000));
+  const kafkaDownMs = values.quick ? 10_000 : Number(values['kafka-down']) * 1000;
+  const webhookSteps = webhookFaults(kafkaDownMs);
+  const everyFault = values.quick
+    ? [kafkaStop(kafkaDownMs), serviceKill('stories'), serviceKill('bookshelves'), gatewayTerm(), redisFlush(), redisStop(5_000), opensearchStop(10_000), postgresCrash()]
+    : fullRunFaults({ kafkaDownMs, opensearchDownMs: Number(values['opensearch-down']) * 1000, redisDownMs: Number(values['redis-down']) * 1000 });
+  const faults = webhooksOnly ? [] : everyFault;
   const started = new Date();
   const commit = await measuredCommit();
   const loadSampler = new LoadSampler();
@@ -210,13 +250,13 @@ async function main(): Promise<void> {
   environment = await startFaultEnvironment({ name: values.soak !== undefined ? 'soak' : 'run', dedicatedOpenSearch: true, dedicatedStores: true, echo: values.echo });
   let body: string;
   try {
-    body = values.soak !== undefined ? await soak(environment, Number(values.soak || 10), concurrency) : await faultRun(environment, faults, concurrency, fuzzRuns);
+    body = values.soak !== undefined ? await soak(environment, Number(values.soak || 10), concurrency) : await faultRun(environment, faults, webhookSteps, concurrency, fuzzRuns);
   } finally {
     await environment.stop();
     environment = undefined;
   }
   const load = loadSampler.stop();
-  const what = values.soak !== undefined ? 'Soak' : values.quick ? 'Quick run' : 'Full run';
+  const what = values.soak !== undefined ? 'Soak' : `${values.quick ? 'Quick run' : 'Full run'}${webhooksOnly ? ' (webhook steps only)' : ''}`;
   const heading = `${what} of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB; load average ${load.start.toFixed(1)} at start, ${load.mean.toFixed(1)} on average, ${load.max.toFixed(1)} at most (the machine is shared).`;
   const report = `${heading}\n\n${body}\n`;
   process.stdout.write(report);
