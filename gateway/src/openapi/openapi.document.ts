@@ -386,7 +386,7 @@ function operationIdOf(route: RouteDefinition): string {
 
 function pascal(text: string): string {
   return text
-    .split(/[-_]/)
+    .split(/[-_.]/)
     .map((word) => capitalise(word))
     .join('');
 }
