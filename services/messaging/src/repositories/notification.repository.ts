@@ -24,11 +24,15 @@ const COLUMNS = `n.id::text AS id, n.user_id::text AS user_id, n.kind, n.actor_i
 /**
  * Which notifications are shown (docs/api/updates.md, "Notification kinds and visibility"): those
  * of the last 90 days whose story and chapter, where they have one, are published and not
- * deleted in the local copies. Lists, counts, lookups and marking all apply it.
+ * deleted in the local copies (one missing from a copy counts as not shown). Lists, counts,
+ * lookups and marking all apply it. Scalar subqueries rather than EXISTS: Postgres turns
+ * `x IS NULL OR EXISTS (…)` into a hashed subplan that reads the whole story copy on every page
+ * (6 ms with 20,000 stories, growing with the site); a scalar subquery is one primary-key probe
+ * per row shown (0.3 ms for a page).
  */
 const VISIBLE = `n.created_at > now() - make_interval(days => ${RETENTION_DAYS})
-  AND (n.story_id IS NULL OR EXISTS (SELECT 1 FROM known_stories s WHERE s.id = n.story_id AND s.published AND NOT s.deleted))
-  AND (n.chapter_id IS NULL OR EXISTS (SELECT 1 FROM known_chapters c WHERE c.id = n.chapter_id AND c.published AND NOT c.deleted))`;
+  AND (n.story_id IS NULL OR coalesce((SELECT s.published AND NOT s.deleted FROM known_stories s WHERE s.id = n.story_id), false))
+  AND (n.chapter_id IS NULL OR coalesce((SELECT c.published AND NOT c.deleted FROM known_chapters c WHERE c.id = n.chapter_id), false))`;
 
 const UNREAD_COUNT = `SELECT count(*)::int AS unread FROM notifications n WHERE n.user_id = $1 AND n.read_at IS NULL AND ${VISIBLE}`;
 
