@@ -1,11 +1,9 @@
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeRevocationNotice, generateToken, hashToken, REVOCATION_CHANNEL } from '@inkwell/auth-tokens';
+import { generateToken, hashToken } from '@inkwell/auth-tokens';
 import { ErrorCode } from '@inkwell/errors';
 import type { CallerContext } from '@inkwell/grpc';
-import { createRedis, type Redis } from '@inkwell/redis';
-import { eventually, stackEnv } from '@inkwell/testing';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
+import { as, listenForRevocations, startUsersHarness, uniqueName, type RevocationListener, type UsersHarness } from './harness.js';
 
 const REDIRECT = 'https://app.example.org/callback';
 const HOUR = 3600_000;
@@ -17,18 +15,15 @@ function inMs(ms: number) {
 /** ListAuthorizations and RevokeAuthorization (docs/api/accounts.md, "Authorized apps"). */
 describe('authorized apps over gRPC', () => {
   let h: UsersHarness;
-  let subscriber: Redis;
-  const notices: string[][] = [];
+  let revocations: RevocationListener;
 
   beforeAll(async () => {
     h = await startUsersHarness('inkwell_test_users_authorizations');
-    subscriber = createRedis(stackEnv().redisUrl);
-    subscriber.on('message', (_channel: string, message: string) => notices.push(decodeRevocationNotice(message).tokenHashes));
-    await subscriber.subscribe(REVOCATION_CHANNEL);
+    revocations = await listenForRevocations();
   });
 
   afterAll(async () => {
-    subscriber?.disconnect();
+    revocations?.close();
     await h?.close();
   });
 
@@ -117,8 +112,7 @@ describe('authorized apps over gRPC', () => {
     }
     // A code issued before the revocation can no longer be exchanged.
     await expect(h.client.consumeAuthorizationCode({ code: pending, clientId: app }, as(undefined))).rejects.toMatchObject({ code: ErrorCode.UNAUTHENTICATED, details: [{ reason: 'invalid_grant' }] });
-    const wanted = [hashToken(laptop.accessToken), hashToken(phone.accessToken)];
-    await eventually(() => wanted.every((hash) => notices.flat().includes(hash)), { timeoutMs: 1_000, intervalMs: 10, what: 'the revocation notice' });
+    await revocations.announced([laptop.accessToken, phone.accessToken]);
 
     expect((await h.client.getAccessToken({ accessToken: kept.accessToken }, as(undefined))).token?.clientId).toBe(other);
     expect((await h.client.listAuthorizations({ userId: user }, self(user))).authorizations.map((listed) => listed.clientId)).toEqual([other]);

@@ -7,7 +7,8 @@ import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { UsersService } from '@inkwell/proto/users';
 import { createRedis, type Redis } from '@inkwell/redis';
-import { callAs, closeServiceHarness, dropSchemas, ensureDatabase, KeyRing, stackEnv } from '@inkwell/testing';
+import { decodeRevocationNotice, hashToken, REVOCATION_CHANNEL } from '@inkwell/auth-tokens';
+import { callAs, closeServiceHarness, dropSchemas, ensureDatabase, eventually, KeyRing, stackEnv } from '@inkwell/testing';
 import { RedisRevocationNotifier } from '../src/repositories/revocation.notifier.js';
 import { USERS_MIGRATIONS, USERS_SCHEMA } from '../src/schema.js';
 import { createUsersServer } from '../src/server.js';
@@ -77,4 +78,25 @@ export function withRemovedUserId<D extends DescMessage>(schema: D, init: Messag
   const message = create(schema, init);
   message.$unknown = [{ no: fieldNumber, wireType: WireType.Varint, data: new BinaryWriter().int64(BigInt(userId)).finish() }];
   return message;
+}
+
+/** What a test hears on the revocation channel every gateway listens to. */
+export interface RevocationListener {
+  /** Resolves once notices naming every one of `tokens` have arrived (gateways drop them within a second). */
+  announced(tokens: readonly string[]): Promise<void>;
+  close(): void;
+}
+
+/** Subscribes to the revocation channel (docs/api/auth.md) as a gateway does. */
+export async function listenForRevocations(): Promise<RevocationListener> {
+  const subscriber = createRedis(stackEnv().redisUrl);
+  const hashes = new Set<string>();
+  subscriber.on('message', (_channel: string, message: string) => {
+    for (const hash of decodeRevocationNotice(message).tokenHashes) hashes.add(hash);
+  });
+  await subscriber.subscribe(REVOCATION_CHANNEL);
+  return {
+    announced: (tokens) => eventually(() => tokens.every((token) => hashes.has(hashToken(token))), { timeoutMs: 1_000, intervalMs: 10, what: 'the revocation notices' }),
+    close: () => subscriber.disconnect(),
+  };
 }

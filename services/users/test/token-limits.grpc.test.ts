@@ -1,12 +1,10 @@
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeRevocationNotice, generateToken, hashToken, REVOCATION_CHANNEL } from '@inkwell/auth-tokens';
+import { generateToken, hashToken } from '@inkwell/auth-tokens';
 import { ErrorCode } from '@inkwell/errors';
-import { createRedis, type Redis } from '@inkwell/redis';
-import { eventually, stackEnv } from '@inkwell/testing';
 import { OAUTH_TOKEN_LIMITS } from '../src/domain/oauth.js';
 import { TokenRepository } from '../src/repositories/token.repository.js';
-import { as, startUsersHarness, uniqueName, type UsersHarness } from './harness.js';
+import { as, listenForRevocations, startUsersHarness, uniqueName, type RevocationListener, type UsersHarness } from './harness.js';
 
 const REDIRECT = 'https://app.example.org/callback';
 const HOUR = 3600_000;
@@ -19,27 +17,19 @@ function inMs(ms: number) {
 /** Token rotation, the caps on active tokens and the pruning of inactive ones (docs/api/accounts.md, "Codes and tokens"). */
 describe('token rotation, caps and pruning over gRPC', () => {
   let h: UsersHarness;
-  let subscriber: Redis;
-  const notices: string[][] = [];
+  let revocations: RevocationListener;
 
   beforeAll(async () => {
     h = await startUsersHarness('inkwell_test_users_token_limits');
-    subscriber = createRedis(stackEnv().redisUrl);
-    subscriber.on('message', (_channel: string, message: string) => notices.push(decodeRevocationNotice(message).tokenHashes));
-    await subscriber.subscribe(REVOCATION_CHANNEL);
+    revocations = await listenForRevocations();
   });
 
   afterAll(async () => {
-    subscriber?.disconnect();
+    revocations?.close();
     await h?.close();
   });
 
-  /** Resolves once a revocation notice naming every one of `tokens` has arrived (gateways drop them within a second). */
-  async function announced(tokens: string[]): Promise<void> {
-    const hashes = tokens.map(hashToken);
-    const seen = () => new Set(notices.flat());
-    await eventually(() => hashes.every((hash) => seen().has(hash)), { timeoutMs: 1_000, intervalMs: 10, what: 'the revocation notices' });
-  }
+  const announced = (tokens: string[]) => revocations.announced(tokens);
 
   async function user(): Promise<string> {
     const name = uniqueName('lim');
