@@ -62,6 +62,8 @@ export function staleKeys(envelope: EventEnvelope): { now: CacheKey[]; later: Ca
 export class CacheInvalidationConsumer {
   private readonly consumer: Consumer;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Set by stop(): the consumer's stop and disconnect are then this process closing, not a fault. */
+  private stopping = false;
 
   constructor(
     private readonly kafka: Kafka,
@@ -72,7 +74,11 @@ export class CacheInvalidationConsumer {
     // A fetch returns as soon as records exist; the wait only bounds idle polls.
     this.consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 500, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
     const offline = (reason: string) => () => {
-      if (this.cache.isLive) this.logger.warn({ reason }, 'public cache off until the invalidation consumer fetches again');
+      if (this.cache.isLive) {
+        // A warning only for what was not asked for (a crash, a rebalance, a lost broker): closing is expected.
+        if (this.stopping) this.logger.info({ reason }, 'public cache off: the gateway is stopping');
+        else this.logger.warn({ reason }, 'public cache off until the invalidation consumer fetches again');
+      }
       this.cache.setLive(false);
     };
     this.consumer.on(this.consumer.events.CRASH, offline('crash'));
@@ -108,6 +114,7 @@ export class CacheInvalidationConsumer {
 
   /** Stops consuming (the cache goes off) and leaves the group. */
   async stop(): Promise<void> {
+    this.stopping = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.consumer.disconnect();
