@@ -86,6 +86,11 @@ describe('votes and comments over gRPC, and the counts they drive', () => {
     expect([...page1.comments, ...page2.comments].map((c) => c.id)).toEqual([first.id, second.id, third.id]);
     expect(page2.nextAfter).toBe('');
     await expect(h.client.listComments({ storyId: draft }, caller({ appId: 'app' }))).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    // A cursor longer than any position of ours is refused by the request rules before any decoding.
+    await expect(h.client.listComments({ storyId: published, after: 'x'.repeat(513) }, caller({ appId: 'app' }))).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+      details: [{ reason: 'invalid_cursor' }],
+    });
 
     await expect(h.client.deleteComment({ id: first.id }, reader('405'))).rejects.toMatchObject({ details: [{ reason: 'forbidden' }] });
     await h.client.deleteComment({ id: first.id }, reader('402'));
