@@ -39,6 +39,12 @@ function commonShape() {
     ...grpcHealthEnv,
     ...databaseEnv,
     ...kafkaEnv,
+    /**
+     * How long a stopping service reports NOT_SERVING while it still answers, before it refuses
+     * new calls (docs/api/foundation.md, "Service start-up and readiness"; SERVER_NOT_SERVING_FIRST_MS
+     * of @inkwell/grpc). Test systems set 0: nobody routes around their single process.
+     */
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   };
 }
 

@@ -29,6 +29,13 @@ export type EventHandler = (envelope: EventEnvelope, client: pg.PoolClient, posi
  */
 export type BatchHandler = (envelopes: EventEnvelope[]) => Promise<void>;
 
+/**
+ * Applies the events of one fetched batch that were not processed before (in offset order, each
+ * event id once) inside the transaction that records them as processed: use `client` for every
+ * write, so the effects and the dedupe rows commit together. Throwing rolls all of them back.
+ */
+export type ExactlyOnceBatchHandler = (envelopes: EventEnvelope[], client: pg.PoolClient) => Promise<void>;
+
 /** What every consumer is told: where to read, as which group, and how to log. */
 export interface ConsumerOptions {
   kafka: Kafka;
@@ -65,6 +72,13 @@ export interface EventConsumerOptions extends ConsumerOptions {
   maxAttempts?: number;
   /** processed_events rows of this consumer older than this are deleted (default 30 days). */
   dedupeRetentionMs?: number;
+}
+
+/** Options of `createExactlyOnceBatchConsumer`: `createConsumer`'s, with a handler of many events at once. */
+export interface ExactlyOnceBatchConsumerOptions extends Omit<EventConsumerOptions, 'handle'> {
+  handleBatch: ExactlyOnceBatchHandler;
+  /** At most this many events per transaction (default 500); a larger fetched batch is applied in parts. */
+  maxEventsPerTransaction?: number;
 }
 
 /** Options of `createBatchConsumer`: a handler applied to each fetched batch, retried until it succeeds. */
@@ -105,8 +119,9 @@ const SESSION_TIMEOUT_MS = 10_000;
 /**
  * Reads event envelopes from Kafka for one consumer group: the one implementation of connecting,
  * subscribing, retrying and stopping, whichever way the records are applied (`createConsumer`:
- * each event exactly once in the service's database; `createBatchConsumer`: a fetched batch at a
- * time, for projections that coalesce).
+ * each event exactly once in the service's database; `createExactlyOnceBatchConsumer`: the same, a
+ * fetched batch per transaction; `createBatchConsumer`: a fetched batch at a time, for projections
+ * that coalesce).
  *
  * `start()` creates missing topics, connects and subscribes, retrying with backoff (one warning
  * per failed attempt) until the broker answers or `stop()` is called, so a service can start it
@@ -149,7 +164,7 @@ export class EventConsumer {
    * 30 s, with a warning, if the group is slow to form), so callers know records flow from then
    * on; resolves early when `stop()` is called meanwhile. Never rejects because Kafka is down: it
    * retries until the broker answers. Once running, broker outages are ridden out by kafkajs's
-   * own reconnects and restarts (attempts at most 2 s apart, see `createKafka`).
+   * own reconnects and restarts (attempts at most 1 s apart, rejoining as the same member; see `createKafka`).
    */
   async start(): Promise<void> {
     if (this.stopping && !this.stopping.signal.aborted) return;
@@ -253,12 +268,6 @@ export class EventConsumer {
  */
 export function createConsumer(options: EventConsumerOptions): EventConsumer {
   const consumerName = options.consumerName ?? options.groupId;
-  const logger = options.logger.child({ component: 'event-consumer', consumer: consumerName });
-  const retentionMs = options.dedupeRetentionMs ?? 30 * 24 * 60 * 60 * 1000;
-  const deleteOldDedupeRows = () =>
-    options.pool
-      .query('DELETE FROM processed_events WHERE consumer = $1 AND processed_at < now() - make_interval(secs => $2)', [consumerName, retentionMs / 1000])
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not delete old processed_events rows'));
   return new EventConsumer(options, {
     component: 'event-consumer',
     split: (records) => records.map(({ message, envelope }) => ({ envelopes: [envelope], lastOffset: message.offset, fields: { eventId: envelope.eventId, type: envelope.type } })),
@@ -270,13 +279,87 @@ export function createConsumer(options: EventConsumerOptions): EventConsumer {
         await options.handle(envelope, client, position);
       });
     },
-    retryable: (error, attempt) => TRANSIENT.has(translatePgError(error).code) || attempt < (options.maxAttempts ?? 3),
-    whileRunning() {
-      const timer = setInterval(() => void deleteOldDedupeRows(), DEDUPE_CLEANUP_INTERVAL_MS);
-      timer.unref();
-      return () => clearInterval(timer);
-    },
+    retryable: (error, attempt) => isTransient(error) || attempt < (options.maxAttempts ?? 3),
+    whileRunning: dedupeCleanup(options, consumerName),
   });
+}
+
+/**
+ * `createConsumer` a batch at a time: the events of a fetched batch (at most
+ * `maxEventsPerTransaction` of them) are recorded in `processed_events` and applied together, in
+ * one transaction, by `handleBatch`, which is given only the events not processed before. Same
+ * guarantees: each event exactly once, offsets advanced only after the commit, transient failures
+ * retried for as long as the consumer runs. When a batch fails otherwise, its events are applied
+ * one transaction each, so that one bad event fails alone: after `maxAttempts` it is logged and
+ * skipped while the others are applied.
+ */
+export function createExactlyOnceBatchConsumer(options: ExactlyOnceBatchConsumerOptions): EventConsumer {
+  const consumerName = options.consumerName ?? options.groupId;
+  const logger = options.logger.child({ component: 'batch-event-consumer', consumer: consumerName });
+  const maxEvents = options.maxEventsPerTransaction ?? 500;
+  const applyTogether = (envelopes: readonly EventEnvelope[]) =>
+    withTransaction(options.pool, async (client) => {
+      const { rows } = await client.query<{ event_id: string }>(
+        'INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT DO NOTHING RETURNING event_id::text',
+        [consumerName, envelopes.map((envelope) => envelope.eventId)],
+      );
+      const fresh = new Set(rows.map((row) => row.event_id));
+      // Each new id once (a batch may hold one event twice), in offset order.
+      const todo = envelopes.filter((envelope) => fresh.delete(envelope.eventId.toLowerCase()));
+      if (todo.length > 0) await options.handleBatch(todo, client);
+    });
+  return new EventConsumer(options, {
+    component: 'batch-event-consumer',
+    split: (records) => {
+      const works: Work[] = [];
+      for (let start = 0; start < records.length; start += maxEvents) {
+        const part = records.slice(start, start + maxEvents);
+        works.push({ envelopes: part.map((record) => record.envelope), lastOffset: part.at(-1)!.message.offset, fields: { events: part.length, firstOffset: part[0]!.message.offset } });
+      }
+      return works;
+    },
+    async apply(work) {
+      try {
+        await applyTogether(work.envelopes);
+      } catch (error) {
+        if (work.envelopes.length === 1 || isTransient(error)) throw error;
+        logger.warn({ err: error, events: work.envelopes.length }, 'a batch of events failed; applying them one at a time');
+        let firstFailure: unknown;
+        for (const envelope of work.envelopes) {
+          try {
+            await applyTogether([envelope]);
+          } catch (eventError) {
+            if (isTransient(eventError)) throw eventError;
+            logger.warn({ err: eventError, eventId: envelope.eventId, type: envelope.type }, 'event handler failed');
+            firstFailure ??= eventError;
+          }
+        }
+        if (firstFailure !== undefined) throw firstFailure;
+      }
+    },
+    retryable: (error, attempt) => isTransient(error) || attempt < (options.maxAttempts ?? 3),
+    whileRunning: dedupeCleanup(options, consumerName),
+  });
+}
+
+/** Whether a handler failure is worth retrying without limit (the database or the network will come back). */
+function isTransient(error: unknown): boolean {
+  return TRANSIENT.has(translatePgError(error).code);
+}
+
+/** The hourly deletion of a consumer's `processed_events` rows older than its retention (default 30 days). */
+function dedupeCleanup(options: Pick<EventConsumerOptions, 'pool' | 'logger' | 'dedupeRetentionMs'>, consumerName: string): () => () => void {
+  const logger = options.logger.child({ component: 'event-consumer', consumer: consumerName });
+  const retentionMs = options.dedupeRetentionMs ?? 30 * 24 * 60 * 60 * 1000;
+  const deleteOldDedupeRows = () =>
+    options.pool
+      .query('DELETE FROM processed_events WHERE consumer = $1 AND processed_at < now() - make_interval(secs => $2)', [consumerName, retentionMs / 1000])
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not delete old processed_events rows'));
+  return () => {
+    const timer = setInterval(() => void deleteOldDedupeRows(), DEDUPE_CLEANUP_INTERVAL_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  };
 }
 
 /** The production consumer group and topics of a service's consumer, which its `ConsumerWiring` may replace. */

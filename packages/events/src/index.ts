@@ -5,6 +5,7 @@ export {
   EventConsumer,
   createConsumer,
   createBatchConsumer,
+  createExactlyOnceBatchConsumer,
   createServiceConsumer,
   occurredAtOf,
   decodeEnvelope,
@@ -15,6 +16,8 @@ export {
   type BatchConsumerOptions,
   type EventHandler,
   type BatchHandler,
+  type ExactlyOnceBatchConsumerOptions,
+  type ExactlyOnceBatchHandler,
   type RecordPosition,
 } from './event-consumer.js';
 export { createKafka, ensureTopics, kafkaClientConfig, namespaced, subscriptionsOf, type KafkaOptions, type TopicSpec } from './kafka.js';

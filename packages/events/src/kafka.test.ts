@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { describe, expect, it, vi } from 'vitest';
 import { createRecordingLogger } from '@inkwell/logging';
 import { logLevel } from 'kafkajs';
-import { createKafka, kafkaClientConfig, kafkaLogRoute } from './kafka.js';
+import { createKafka, KAFKA_RETRY, kafkaClientConfig, kafkaLogRoute } from './kafka.js';
+
+/** kafkajs's retrier (internal, not in its typings): what every client of `createKafka` retries with. */
+const createRetry = createRequire(import.meta.url)('kafkajs/src/retry/index.js') as (options: typeof KAFKA_RETRY) => (attempt: () => Promise<unknown>) => Promise<unknown>;
 
 describe('kafkaClientConfig', () => {
   it('connects in plaintext without authentication when nothing is configured (local dev)', () => {
@@ -61,6 +65,7 @@ describe('kafkaLogRoute', () => {
   it('logs a request the coordinator refused while loading as info, and other failed requests as errors', () => {
     expect(kafkaLogRoute(logLevel.ERROR, 'Response JoinGroup(key: 11, version: 5)', loading)).toEqual({ level: 'info', dropStack: true });
     expect(kafkaLogRoute(logLevel.ERROR, 'Response OffsetFetch(key: 9, version: 4)', 'The group coordinator is not available')).toEqual({ level: 'info', dropStack: true });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Response JoinGroup(key: 11, version: 5)', 'The coordinator is not aware of this member')).toEqual({ level: 'info', dropStack: true });
     expect(kafkaLogRoute(logLevel.ERROR, 'Response JoinGroup(key: 11, version: 5)', 'The group member needs to have a valid member id before actually entering a consumer group')).toEqual({ level: 'error', dropStack: false });
     expect(kafkaLogRoute(logLevel.ERROR, 'Response Produce(key: 0, version: 7)', 'Not authorized to access topics: [Topic authorization failed]')).toEqual({ level: 'error', dropStack: false });
   });
@@ -92,5 +97,27 @@ describe('kafkaLogRoute', () => {
     expect(shown[0]?.fields).toMatchObject({ error: loading });
     expect(shown[1]?.fields).not.toHaveProperty('stack');
     expect(shown[1]?.fields).toMatchObject({ groupId: 'g' });
+  });
+});
+
+describe('KAFKA_RETRY, the retry policy of every Kafka client', () => {
+  it('tries again at most 1 s apart while the broker is away, and fails the operation after five retries', async () => {
+    vi.useFakeTimers();
+    try {
+      const attempts: number[] = [];
+      const failing = createRetry(KAFKA_RETRY)(async () => {
+        attempts.push(Date.now());
+        throw Object.assign(new Error('Connection error: connect ECONNREFUSED'), { retriable: true });
+      });
+      const outcome = failing.catch((error: unknown) => error);
+      await vi.runAllTimersAsync();
+      expect(await outcome).toMatchObject({ name: 'KafkaJSNumberOfRetriesExceeded' });
+      const gaps = attempts.slice(1).map((at, index) => at - attempts[index]!);
+      expect(gaps).toHaveLength(5);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(1_000);
+      expect(attempts.at(-1)! - attempts[0]!).toBeLessThan(4_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Logger } from '@inkwell/logging';
 import { Kafka, logLevel, type ISocketFactory, type KafkaConfig, type LogEntry, type RetryOptions } from 'kafkajs';
+import { keepGroupMemberAcrossRestarts } from './kafkajs-group-member.js';
 import { stopIdleRequestQueueTimers } from './kafkajs-idle-timers.js';
 
 /** Options of `createKafka`. */
@@ -90,6 +91,9 @@ const COORDINATOR_NOT_READY = [
   "The coordinator is loading and hence can't process requests for this group",
   'The group coordinator is not available',
   'This is not the correct coordinator for this group',
+  // UNKNOWN_MEMBER_ID (25): a consumer rejoining as the member it was ({@link keepGroupMemberAcrossRestarts})
+  // after that member's session ended; kafkajs joins again as a new member at once.
+  'The coordinator is not aware of this member',
 ];
 
 /** Where one kafkajs log line goes: the pino level, and whether its stack is dropped. */
@@ -132,16 +136,18 @@ export function kafkaLogRoute(level: logLevel, message: string, error?: unknown)
 
 /**
  * How every client of `createKafka` (consumers, producers, admin) retries a failed connection or
- * request, also inside tests (kafkajs has other defaults when NODE_ENV is `test`): from 300 ms,
- * doubling, at most 2 s apart, 5 retries before the operation fails. A consumer whose retries ran
- * out is restarted by kafkajs after the last wait, so while the broker is away it tries again
- * every 2 s at most, and catches up within seconds of the broker's return (kafkajs's default cap,
- * 30 s, made consumers restart 5–15 s apart; docs/reliability.md, "Consumers after a broker
- * outage").
+ * request, also inside tests (kafkajs has other defaults when NODE_ENV is `test`): from 200 ms,
+ * doubling, at most 1 s apart, 5 retries (about 3.5 s) before the operation fails. A consumer
+ * whose retries ran out is restarted by kafkajs after the last wait (at most 1 s) and rejoins its
+ * group as the member it was ({@link keepGroupMemberAcrossRestarts}), so while the broker is away
+ * it tries again every second, and catches up within a second or two of the broker's return
+ * (kafkajs's default cap, 30 s, made consumers restart 5–15 s apart, and each restart joined as a
+ * new member that waited out the old one's session; docs/reliability.md, "Consumers after a
+ * broker outage").
  */
-const KAFKA_RETRY: Required<Pick<RetryOptions, 'initialRetryTime' | 'maxRetryTime' | 'retries' | 'factor' | 'multiplier'>> = {
-  initialRetryTime: 300,
-  maxRetryTime: 2_000,
+export const KAFKA_RETRY: Required<Pick<RetryOptions, 'initialRetryTime' | 'maxRetryTime' | 'retries' | 'factor' | 'multiplier'>> = {
+  initialRetryTime: 200,
+  maxRetryTime: 1_000,
   retries: 5,
   factor: 0.2,
   multiplier: 2,
@@ -173,10 +179,13 @@ export function kafkaClientConfig(options: Pick<KafkaOptions, 'brokers' | 'clien
  * Creates the kafkajs client of a process (TLS and SASL as configured, see
  * {@link kafkaClientConfig}). Its log lines go to our pino logger with the kafkajs namespace
  * attached, and only warnings and errors are kept: group joins and connection chatter stay out
- * of the logs. Its connections wake up only for work (see {@link stopIdleRequestQueueTimers}).
+ * of the logs. Its connections wake up only for work (see {@link stopIdleRequestQueueTimers}), and
+ * its consumers rejoin their groups as the members they were after a crash (see
+ * {@link keepGroupMemberAcrossRestarts}).
  */
 export function createKafka(options: KafkaOptions): Kafka {
   stopIdleRequestQueueTimers();
+  keepGroupMemberAcrossRestarts();
   const logger = options.logger.child({ component: 'kafkajs' });
   const kafka = new Kafka({
     ...kafkaClientConfig(options),

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { stopIdleRequestQueueTimers } from './kafkajs-idle-timers.js';
+import { REQUEST_TIMEOUT_CHECK_MS, stopIdleRequestQueueTimers } from './kafkajs-idle-timers.js';
 
 interface Pushed {
   entry: { correlationId: number; resolve(value: unknown): void; reject(error: unknown): void };
@@ -12,14 +12,16 @@ interface Queue {
   push(request: Pushed): void;
   maybeThrottle(ms: number): void;
   checkPendingRequests(): void;
+  scheduleRequestTimeoutCheck(): void;
+  destroy(): void;
   fulfillRequest(response: { correlationId: number; payload: Buffer; size: number }): void;
 }
 
 const RequestQueue = createRequire(import.meta.url)('kafkajs/src/network/requestQueue/index.js') as new (options: Record<string, unknown>) => Queue;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-function queue(maxInFlightRequests: number | null = null): Queue {
-  return new RequestQueue({ maxInFlightRequests, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'test', broker: 'localhost:9092', logger: silent });
+function queue(maxInFlightRequests: number | null = null, enforceRequestTimeout = false): Queue {
+  return new RequestQueue({ maxInFlightRequests, requestTimeout: 30_000, enforceRequestTimeout, clientId: 'test', broker: 'localhost:9092', logger: silent, isConnected: () => true });
 }
 
 function request(correlationId: number, sent: number[]): Pushed {
@@ -66,5 +68,22 @@ describe('kafkajs request queue without idle timers', () => {
     expect(sent).toEqual([1]);
     busy.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
     expect(sent).toEqual([1, 2]);
+  });
+
+  it('looks for timed-out requests once a second, not ten times, and still times them out', () => {
+    const connected = queue(null, true);
+    const failures: unknown[] = [];
+    const sent: number[] = [];
+    connected.scheduleRequestTimeoutCheck();
+    const waiting = request(1, sent);
+    waiting.entry.reject = (error) => void failures.push(error);
+    connected.push(waiting);
+    const start = Date.now();
+    vi.advanceTimersToNextTimer();
+    expect(Date.now() - start).toBe(REQUEST_TIMEOUT_CHECK_MS);
+    expect(failures).toEqual([]);
+    vi.advanceTimersByTime(30_000);
+    expect(failures).toHaveLength(1);
+    connected.destroy();
   });
 });

@@ -47,6 +47,18 @@ function through(proxy: TcpProxy): ISocketFactory {
   return ({ onConnect }) => connect({ host, port: Number(port) }, onConnect);
 }
 
+/** The offset `groupId` committed on the (only) partition of `topic`, read directly from the broker. */
+async function committedOffset(groupId: string, topic: string): Promise<string | undefined> {
+  const admin = direct.admin();
+  await admin.connect();
+  try {
+    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return offsets?.partitions[0]?.offset;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** A StoryViewed event of `storyId`, as the relay would send it. */
 function viewed(storyId: string): Buffer {
   const envelope = create(EventEnvelopeSchema, {
@@ -71,9 +83,10 @@ describe('EventConsumer across a broker outage', () => {
     const proxied = createKafka({ brokers: proxy.address, clientId: unique('events-outage-test', '-'), logger, socketFactory: through(proxy) });
     const topic = await newTopic(direct);
     const applied: string[] = [];
+    const groupId = unique('group', '-');
     consumer = createBatchConsumer({
       kafka: proxied,
-      groupId: unique('group', '-'),
+      groupId,
       topics: [topic],
       logger,
       async handleBatch(envelopes) {
@@ -83,6 +96,8 @@ describe('EventConsumer across a broker outage', () => {
     await consumer.start();
     await producer.send({ topic, acks: -1, messages: [{ key: '1', value: viewed('1') }] });
     await waitFor('the event sent before the outage applied', () => applied.includes('1'));
+    // Its offset is committed after the batch: cut before that, the event would rightly come again.
+    await waitFor('the offset of the event sent before the outage committed', () => committedOffset(groupId, topic).then((offset) => offset === '1'));
 
     const crashes = () => lines.filter((line) => line.msg?.startsWith('Crash:'));
     proxy.refuse();
@@ -96,5 +111,31 @@ describe('EventConsumer across a broker outage', () => {
     // An expected, retried outage: each failed attempt is one warning, nothing at error level.
     expect(crashes().map((line) => line.level)).toEqual(crashes().map(() => 'warn'));
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+  }, 60_000);
+
+  it('rejoins its group as the member it was after kafkajs restarted it, so the group never waits for a lost member', async () => {
+    const { logger } = createRecordingLogger('events-test');
+    const proxied = createKafka({ brokers: proxy.address, clientId: unique('events-rejoin-test', '-'), logger, socketFactory: through(proxy) });
+    const topic = await newTopic(direct);
+    const raw = proxied.consumer({ groupId: unique('group', '-'), sessionTimeout: 10_000 });
+    const members: string[] = [];
+    let crashes = 0;
+    raw.on(raw.events.GROUP_JOIN, ({ payload }) => void members.push(payload.memberId));
+    raw.on(raw.events.CRASH, () => void (crashes += 1));
+    try {
+      await raw.connect();
+      await raw.subscribe({ topics: [topic], fromBeginning: true });
+      await raw.run({ eachMessage: async () => {} });
+      await waitFor('the consumer joined its group', () => members.length === 1);
+
+      proxy.refuse();
+      await waitFor('kafkajs to crash the consumer', () => crashes > 0, OUTAGE_MS);
+      proxy.forward(broker);
+
+      await waitFor('the restarted consumer joined again', () => members.length === 2, CATCH_UP_BOUND_MS);
+      expect(members[1]).toBe(members[0]);
+    } finally {
+      await raw.disconnect();
+    }
   }, 60_000);
 });

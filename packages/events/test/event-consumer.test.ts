@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { appendEvent, createBatchConsumer, createConsumer, OutboxRelay, type EventConsumer, type EventHandler } from '../src/index.js';
+import { appendEvent, createBatchConsumer, createConsumer, createExactlyOnceBatchConsumer, OutboxRelay, type EventConsumer, type EventHandler } from '../src/index.js';
 import { deleteTestTopics, logger, newSchema, newTopic, testKafka, unique, waitFor } from './support.js';
 
 let kafka: Kafka;
@@ -151,6 +151,45 @@ function failingUntilHealed() {
     },
   };
 }
+
+describe('createExactlyOnceBatchConsumer', () => {
+  it('applies a fetched batch in one handler call, each event once and in order, and a failing event alone', async () => {
+    const topic = await newTopic(kafka);
+    const calls: string[][] = [];
+    const poison = viewedEnvelope('499');
+    const consumer = createExactlyOnceBatchConsumer({
+      kafka,
+      groupId: unique('group', '-'),
+      topics: [topic],
+      pool,
+      logger,
+      maxBackoffMs: 50,
+      async handleBatch(envelopes, client) {
+        calls.push(envelopes.map((envelope) => envelope.key));
+        for (const envelope of envelopes) {
+          if (envelope.eventId === poison.eventId) throw new Error('this event cannot be applied');
+          await countView(envelope, client, { topic, partition: 0, offset: '0' });
+        }
+      },
+    });
+    await consumer.start();
+    cleanups.push(() => consumer.stop());
+    const first = viewedEnvelope('400');
+    const batch = [first, viewedEnvelope('401'), first, viewedEnvelope('400')];
+    await producer.send({ topic, acks: -1, messages: batch.map((envelope) => ({ key: envelope.key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) })) });
+
+    await waitFor('the batch applied', async () => (await views('401')) === 1);
+    expect(await views('400')).toBe(2);
+    expect(calls.some((keys) => keys.join() === '400,401,400')).toBe(true);
+
+    // A redelivered event changes nothing; an event that keeps failing is skipped without holding back the others.
+    const after = viewedEnvelope('402');
+    await producer.send({ topic, acks: -1, messages: [first, poison, after].map((envelope) => ({ key: envelope.key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) })) });
+    await waitFor('the event after the failing one applied', async () => (await views('402')) === 1);
+    expect(await views('400')).toBe(2);
+    expect(await views('499')).toBe(0);
+  });
+});
 
 describe('EventConsumer retries (per-event and per-batch handlers alike)', () => {
   async function started(consumer: EventConsumer): Promise<void> {

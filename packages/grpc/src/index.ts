@@ -10,5 +10,5 @@ export { createGrpcServer, GrpcServer, type AddServiceOptions, type GrpcServerOp
 export { channelCredentials, serverCredentials, type GrpcTls } from './tls.js';
 export { Metadata, status, type ChannelOptions } from '@grpc/grpc-js';
 export { createMetricsRegistry, grpcMetricsInterceptor, serveMetrics, type MetricsRegistry, type MetricsServer, type MetricsServerOptions } from './metrics.js';
-export { SERVER_GRACE_MS, serviceClosers, shutdownOnSignals, type Closer, type ExtraClosers, type Shutdown, type ShutdownOptions, type StandardParts } from './lifecycle.js';
+export { SERVER_GRACE_MS, SERVER_NOT_SERVING_FIRST_MS, serviceClosers, shutdownOnSignals, type Closer, type ExtraClosers, type Shutdown, type ShutdownOptions, type StandardParts } from './lifecycle.js';
 export { createRequestValidator, messageRefusal } from './contract.js';

@@ -45,7 +45,7 @@ function recordingParts(closed: string[], failing?: string): StandardParts {
     closed.push(name);
   };
   return {
-    server: { shutdown: async (graceMs?: number) => void closed.push(`grpc server (${graceMs} ms)`) },
+    server: { shutdown: async (graceMs?: number, notServingFirstMs?: number) => void closed.push(`grpc server (NOT_SERVING ${notServingFirstMs} ms, then ${graceMs} ms)`) },
     events: { stop: close('kafka work') },
     metricsServer: { close: close('metrics server') },
     eventMetrics: { close: close('event metrics') },
@@ -54,7 +54,7 @@ function recordingParts(closed: string[], failing?: string): StandardParts {
 }
 
 describe('serviceClosers', () => {
-  it('stops serving first with 5 s for in-flight calls, closes the pool last but for what comes after it, and puts each extra where it says', async () => {
+  it('stops serving first (NOT_SERVING for 1 s while still answering, then 5 s for in-flight calls), closes the pool last but for what comes after it, and puts each extra where it says', async () => {
     const { closed, exits, shutdown } = recorded((closed) =>
       serviceClosers(recordingParts(closed), {
         beforeServer: [step(closed, 'timer')],
@@ -64,14 +64,14 @@ describe('serviceClosers', () => {
       }),
     );
     await shutdown.run('SIGTERM');
-    expect(closed).toEqual(['timer', 'grpc server (5000 ms)', 'kafka work', 'search client', 'metrics server', 'event metrics', 'redis', 'database pool', 'workers']);
+    expect(closed).toEqual(['timer', 'grpc server (NOT_SERVING 1000 ms, then 5000 ms)', 'kafka work', 'search client', 'metrics server', 'event metrics', 'redis', 'database pool', 'workers']);
     expect(exits).toEqual([0]);
   });
 
   it('still closes the rest when a standard part fails', async () => {
     const { closed, exits, shutdown } = recorded((closed) => serviceClosers(recordingParts(closed, 'kafka work')));
     await shutdown.run('SIGTERM');
-    expect(closed).toEqual(['grpc server (5000 ms)', 'metrics server', 'event metrics', 'database pool']);
+    expect(closed).toEqual(['grpc server (NOT_SERVING 1000 ms, then 5000 ms)', 'metrics server', 'event metrics', 'database pool']);
     expect(exits).toEqual([1]);
   });
 });

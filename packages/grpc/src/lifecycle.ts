@@ -77,6 +77,13 @@ export function shutdownOnSignals(options: ShutdownOptions): Shutdown {
  */
 export const SERVER_GRACE_MS = 5_000;
 
+/**
+ * How long a stopping service reports NOT_SERVING while it still answers, before it stops
+ * accepting calls: the gateways check every backend's health once a second and stop sending to
+ * one that is not serving, so the calls they send meanwhile are answered, not refused.
+ */
+export const SERVER_NOT_SERVING_FIRST_MS = 1_000;
+
 /** What every service closes when it shuts down. */
 export interface StandardParts {
   server: Pick<GrpcServer, 'shutdown'>;
@@ -103,13 +110,14 @@ export interface ExtraClosers {
 
 /**
  * The closers of a service for {@link shutdownOnSignals}, in the documented order: the gRPC
- * server first (in-flight calls get 5 s), then the Kafka work, the metrics, the stores, and the
- * pool; `extras` go where they say.
+ * server first (NOT_SERVING for `notServingFirstMs`, default 1 s, while it still answers, then
+ * in-flight calls get 5 s), then the Kafka work, the metrics, the stores, and the pool; `extras`
+ * go where they say.
  */
-export function serviceClosers(parts: StandardParts, extras: ExtraClosers = {}): Closer[] {
+export function serviceClosers(parts: StandardParts, extras: ExtraClosers = {}, notServingFirstMs = SERVER_NOT_SERVING_FIRST_MS): Closer[] {
   return [
     ...(extras.beforeServer ?? []),
-    { name: 'grpc server', close: () => parts.server.shutdown(SERVER_GRACE_MS) },
+    { name: 'grpc server', close: () => parts.server.shutdown(SERVER_GRACE_MS, notServingFirstMs) },
     { name: 'kafka work', close: () => parts.events.stop() },
     ...(extras.afterEventWork ?? []),
     { name: 'metrics server', close: () => parts.metricsServer.close() },

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import type { DescMethod, DescService, Message, MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import type { Validator } from '@bufbuild/protovalidate';
 import { Metadata, Server, ServerCredentials, status, type ChannelOptions, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
@@ -214,11 +215,14 @@ export class GrpcServer {
   }
 
   /**
-   * Reports NOT_SERVING, stops accepting calls, waits up to `graceMs` (default 10 s) for calls in
-   * flight, then cancels whatever is left (their handlers see `ctx.signal` abort).
+   * Reports NOT_SERVING, keeps serving for `notServingFirstMs` (default 0), so that callers whose
+   * health checks see NOT_SERVING stop sending before the server goes away, then stops accepting
+   * calls, waits up to `graceMs` (default 10 s) for calls in flight, then cancels whatever is left
+   * (their handlers see `ctx.signal` abort).
    */
-  async shutdown(graceMs = 10_000): Promise<void> {
+  async shutdown(graceMs = 10_000, notServingFirstMs = 0): Promise<void> {
     this.health.shutdown();
+    if (notServingFirstMs > 0) await wait(notServingFirstMs);
     await Promise.all([this.#server, this.#healthServer].filter((server) => server !== undefined).map((server) => drain(server, graceMs)));
   }
 

@@ -4,7 +4,7 @@ import { Health, HealthCheckResponse_ServingStatus as ServingStatus, type Health
 import { ProbeService } from '@inkwell/proto/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcClient, createMethodDefinition, status, type GrpcClient } from '../src/index.js';
-import { deferred, startTestServer, type TestServer } from './test-server.js';
+import { deferred, GATEWAY_KEY, signerOf, startTestServer, type TestServer } from './test-server.js';
 
 let testServer: TestServer;
 let health: GrpcClient<typeof Health>;
@@ -129,5 +129,24 @@ describe('grpc.health.v1.Health', () => {
     expect(watcher.statuses).toEqual([ServingStatus.SERVING, ServingStatus.NOT_SERVING]);
     expect((await watcher.ended).code).toBe(status.OK);
     watcher.close();
+  });
+
+  it('answers calls while it reports NOT_SERVING for the time asked, and only then stops accepting them', async () => {
+    const own = await startTestServer();
+    own.setGetUser(async (request) => ({ user: { id: request.id, name: 'Rarity' } }));
+    const client = createGrpcClient(ProbeService, own.address, { signer: signerOf(GATEWAY_KEY) });
+    const watcher = watch(own.address, '');
+    try {
+      await watcher.received(1);
+      const stopped = own.server.shutdown(1000, 3000);
+      await watcher.received(2);
+      expect(watcher.statuses).toEqual([ServingStatus.SERVING, ServingStatus.NOT_SERVING]);
+      expect((await client.getUser({ id: '7' })).user?.name).toBe('Rarity');
+      await stopped;
+      await expect(client.getUser({ id: '7' })).rejects.toMatchObject({ code: ErrorCode.UNAVAILABLE });
+    } finally {
+      watcher.close();
+      client.close();
+    }
   });
 });

@@ -124,6 +124,7 @@ async function boot<P extends string, C extends ServiceConfig<P>>(options: RunSe
     closers: serviceClosers(
       { server, events, metricsServer, eventMetrics, pool },
       { ...extras, beforePool: [...(extras.beforePool ?? []), ...stores], afterPool: [...(extras.afterPool ?? []), ...workers] },
+      config.SHUTDOWN_DELAY_MS,
     ),
   });
 }

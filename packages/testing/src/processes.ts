@@ -32,6 +32,11 @@ export interface StartProcessOptions {
   /** Resolves true once the process serves; polled until `timeoutMs`. */
   ready: () => Promise<boolean>;
   timeoutMs?: number;
+  /**
+   * Runs this program instead of `entry` under tsx, with `env` in its environment, e.g. `docker
+   * run` of the process's image (deploy/test/images); signals go to this program.
+   */
+  command?: { file: string; args: string[] };
 }
 
 /**
@@ -77,7 +82,8 @@ interface SpawnedChild {
 
 function spawnChild(options: StartProcessOptions): SpawnedChild {
   const root = repoRoot();
-  const child = spawn(process.execPath, ['--conditions=@inkwell/source', '--import', 'tsx', join(root, options.entry)], {
+  const { file, args } = options.command ?? { file: process.execPath, args: ['--conditions=@inkwell/source', '--import', 'tsx', join(root, options.entry)] };
+  const child = spawn(file, args, {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

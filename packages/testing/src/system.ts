@@ -4,7 +4,7 @@ import { createGrpcClient } from '@inkwell/grpc';
 import { Health } from '@inkwell/proto/health';
 import { provisionServiceRoles } from './database.js';
 import { KeyRing } from './key-ring.js';
-import { freePort, startProcess, type RunningProcess } from './processes.js';
+import { freePort, startProcess, type RunningProcess, type StartProcessOptions } from './processes.js';
 import { repoRoot, type StackEnv } from './stack-env.js';
 
 /** One gRPC service of the system: where its entry is and how it is addressed. */
@@ -61,6 +61,17 @@ export interface SystemOptions {
   metrics?: boolean;
   /** How long each process may take to become ready, at start and at every restart (default 60 s; a very busy machine needs more). */
   readyTimeoutMs?: number;
+  /**
+   * How each process is run, given its name and environment: by default from its TypeScript
+   * entry under tsx; deploy/test/images runs each one's image (`docker run`) instead.
+   */
+  command?: (process: { name: string; env: Record<string, string> }) => StartProcessOptions['command'];
+  /**
+   * Keep the production drain delays at SIGTERM (SHUTDOWN_DELAY_MS: the gateway answers on 2 s
+   * with `/readyz` 503, a service 1 s as NOT_SERVING). Off by default: a test system stops its
+   * processes right away.
+   */
+  drainDelays?: boolean;
 }
 
 /** A running Inkwell system. */
@@ -111,6 +122,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     KAFKA_BROKERS: options.stack.kafkaBrokers.join(','),
     OPENSEARCH_URL: options.stack.opensearchUrl,
     ...isolated,
+    // A single process per service: stopping answers on for nobody to route around it.
+    ...(options.drainDelays === true ? {} : { SHUTDOWN_DELAY_MS: '0' }),
     ...options.env,
   };
   // The story index this system built under its own prefix goes with it (the node is shared).
@@ -132,12 +145,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       const address = `127.0.0.1:${port}`;
       const metricsPort = options.ports === 'fixed' ? service.defaultMetricsPort : options.metrics === true ? await freePort() : 0;
       if (metricsPort !== 0) metricsUrls[service.name] = `http://127.0.0.1:${metricsPort}/metrics`;
+      const env = { ...keys.env(service.name), ...ownEnv(service.name, keys), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData), PUBLIC_BASE_URL: gatewayUrl };
       started.push(
         await startProcess({
           name: service.name,
           entry: service.entry,
           echo: options.echo ?? false,
-          env: { ...keys.env(service.name), ...ownEnv(service.name, keys), ...stackEnv, ...databases[service.schema], ...addresses, [service.portVariable]: String(port), [service.metricsPortVariable]: String(metricsPort), SEED_DEMO_DATA: String(options.seedDemoData), PUBLIC_BASE_URL: gatewayUrl },
+          env,
+          command: options.command?.({ name: service.name, env }),
           // A client per check: the check runs again when the process is restarted later.
           ready: () => checkHealth(address),
           ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
@@ -149,12 +164,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     // Always served: several tests read the gateway's metrics, and a free port keeps parallel systems apart.
     const gatewayMetricsPort = options.ports === 'fixed' ? GATEWAY_METRICS_PORT : await freePort();
+    const gatewayEnv = { ...keys.env('gateway'), ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), GATEWAY_METRICS_PORT: String(gatewayMetricsPort), PUBLIC_BASE_URL: gatewayUrl };
     started.push(
       await startProcess({
         name: 'gateway',
         entry: 'gateway/src/main.ts',
         echo: options.echo ?? false,
-        env: { ...keys.env('gateway'), ...stackEnv, ...addresses, GATEWAY_PORT: String(gatewayPort), GATEWAY_METRICS_PORT: String(gatewayMetricsPort), PUBLIC_BASE_URL: gatewayUrl },
+        env: gatewayEnv,
+        command: options.command?.({ name: 'gateway', env: gatewayEnv }),
         ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
         ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
       }),
