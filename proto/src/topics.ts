@@ -7,6 +7,7 @@ import type { EventEnvelope } from './gen/inkwell/events/v1/envelope_pb.js';
 export const Topics = {
   usersUser: 'users.user.v1',
   usersFollow: 'users.follow.v1',
+  usersModeration: 'users.moderation.v1',
   storiesStory: 'stories.story.v1',
   storiesChapter: 'stories.chapter.v1',
   storiesComment: 'stories.comment.v1',
@@ -32,6 +33,8 @@ export const topicOfEvent: Readonly<Record<EventPayloadCase, TopicName>> = {
   userUpdated: Topics.usersUser,
   userFollowed: Topics.usersFollow,
   userUnfollowed: Topics.usersFollow,
+  contentHidden: Topics.usersModeration,
+  userSuspended: Topics.usersModeration,
   storyCreated: Topics.storiesStory,
   storyUpdated: Topics.storiesStory,
   storyDeleted: Topics.storiesStory,
