@@ -20,7 +20,7 @@ runService({
   loadConfig: loadUsersConfig,
   database: { schema: USERS_SCHEMA, migrations: USERS_MIGRATIONS },
   markdown: true,
-  topics: [Topics.usersUser, Topics.usersFollow],
+  topics: [Topics.usersUser, Topics.usersFollow, Topics.usersModeration],
   async wire({ config, logger, auth, pool, kafka, metrics, redis }) {
     const services = createUsersServices(pool, new RedisRevocationNotifier(redis(), logger));
     if (config.SEED_DEMO_DATA) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { parseScopes, SCOPE_NAMES } from '@inkwell/auth-tokens';
 import { messageRefusal } from '@inkwell/grpc';
 import { CreateClientRequestSchema, CreatePersonalTokenRequestSchema, RegisterUserRequestSchema } from '@inkwell/proto/users';
+import { MODERATION_ACTIONS, MODERATION_LIMITS, type ModerationAction, type ReportCase } from '../domain/moderation.js';
 import type { UsersServices } from '../services.js';
 
 /** A command-line mistake: printed with the usage, exit code 2. */
@@ -35,6 +36,14 @@ Commands:
       Revokes one access, refresh or personal token.
   revoke-tokens --user <user id|name>
       Revokes every token of the user (all apps and personal tokens).
+  reports list [--limit <n>]
+      The open moderation queue, oldest first (docs/api/safety.md, "Reports and moderation").
+  reports show <id>
+      One queue entry: the reported item as it was when first reported, its reports, the actions taken.
+  reports resolve <id> --action dismiss|hide|suspend --reason "<why>" --operator <your name>
+      Closes an entry: dismiss; hide the item (its owning service hides it everywhere); or suspend
+      the account it belongs to (all its tokens revoked at once, sign-in refused). Recorded with
+      operator, time and reason.
   help
       Shows this text.
 
@@ -59,6 +68,8 @@ const schemas = {
     'expires-in-days': z.coerce.number().int().min(1).max(3650).optional(),
   }),
   'revoke-tokens': z.object({ user: nonEmpty }),
+  'reports list': z.object({ limit: z.coerce.number().int().min(1).max(MODERATION_LIMITS.listMax).default(50) }),
+  'reports resolve': z.object({ action: z.enum(MODERATION_ACTIONS), reason: nonEmpty, operator: nonEmpty }),
 } as const;
 
 const OPTIONS = {
@@ -72,6 +83,10 @@ const OPTIONS = {
   user: { type: 'string' },
   scopes: { type: 'string' },
   'expires-in-days': { type: 'string' },
+  limit: { type: 'string' },
+  action: { type: 'string' },
+  reason: { type: 'string' },
+  operator: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -82,6 +97,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'mint-token': ['user', 'scopes', 'name', 'expires-in-days'],
   'revoke-token': [],
   'revoke-tokens': ['user'],
+  reports: ['limit', 'action', 'reason', 'operator'],
   help: [],
 };
 
@@ -128,6 +144,7 @@ function checkRules<Desc extends DescMessage>(schema: Desc, init: MessageInitSha
 
 /** Runs a parsed command against the users services. AppErrors (taken name, unknown user, …) propagate. */
 export async function runCommand(services: UsersServices, { command, values, positionals }: ParsedCommand): Promise<CommandResult> {
+  if (command === 'reports') return runReportsCommand(services, values, positionals);
   if (command !== 'revoke-token' && positionals.length > 0) throw new UsageError(`${command} takes no positional arguments (got "${positionals.join(' ')}").`);
   switch (command) {
     case 'create-user': {
@@ -181,4 +198,59 @@ export async function runCommand(services: UsersServices, { command, values, pos
     default:
       return { lines: [USAGE], json: { usage: USAGE } };
   }
+}
+
+const REPORTS_OPTIONS: Readonly<Record<string, readonly string[]>> = { list: ['limit'], show: [], resolve: ['action', 'reason', 'operator'] };
+
+/** `reports list|show|resolve`: the operators' moderation queue (docs/api/safety.md, "Reports and moderation"). */
+async function runReportsCommand(services: UsersServices, values: Record<string, unknown>, positionals: readonly string[]): Promise<CommandResult> {
+  const [sub, ...rest] = positionals;
+  const allowed = sub === undefined ? undefined : REPORTS_OPTIONS[sub];
+  if (allowed === undefined) throw new UsageError('reports takes list, show <id> or resolve <id>.');
+  const extra = Object.keys(values).filter((key) => !allowed.includes(key));
+  if (extra.length > 0) throw new UsageError(`reports ${sub} does not take --${extra.join(', --')}.`);
+  if (sub === 'list') {
+    if (rest.length > 0) throw new UsageError('reports list takes no id.');
+    const { limit } = validate('reports list', schemas['reports list'], values);
+    const cases = await services.moderation.listOpen(limit);
+    const lines = cases.length === 0 ? ['The queue is empty.'] : cases.map(caseLine);
+    return { lines, json: { reports: cases.map(caseJson) } };
+  }
+  const [id, ...more] = rest;
+  if (id === undefined || more.length > 0) throw new UsageError(`reports ${sub} takes exactly one id.`);
+  if (sub === 'show') {
+    const { reportCase, reports, actions } = await services.moderation.show(id);
+    const lines = [
+      caseLine(reportCase),
+      'Reported content (as first reported):',
+      reportCase.snapshot,
+      'Reports:',
+      ...reports.map((report) => `  ${report.dateReported.toISOString()}  user ${report.reporterId}  ${report.reason}${report.details === '' ? '' : `: ${report.details}`}`),
+      'Actions:',
+      ...(actions.length === 0 ? ['  (none)'] : actions.map(actionLine)),
+    ];
+    return { lines, json: { report: caseJson(reportCase), reports: reports.map((report) => ({ ...report, dateReported: report.dateReported.toISOString() })), actions: actions.map(actionJson) } };
+  }
+  const args = validate('reports resolve', schemas['reports resolve'], values);
+  const result = await services.moderation.resolve({ caseId: id, action: args.action, operator: args.operator, reason: args.reason });
+  const lines = [`Resolved report ${id}: ${actionLine(result.action).trim()}.`];
+  if (result.suspendedUserId !== undefined) lines.push(`Suspended user ${result.suspendedUserId}; revoked ${result.revokedTokens} active token${result.revokedTokens === 1 ? '' : 's'}.`);
+  return { lines, json: { report: caseJson(result.reportCase), action: actionJson(result.action), suspendedUserId: result.suspendedUserId ?? null, revokedTokens: result.revokedTokens } };
+}
+
+function caseLine(reportCase: ReportCase): string {
+  const state = reportCase.dateResolved === undefined ? 'open' : `resolved ${reportCase.dateResolved.toISOString()}`;
+  return `#${reportCase.id}  ${reportCase.targetType} ${reportCase.targetId}  ${reportCase.numReports} report${reportCase.numReports === 1 ? '' : 's'}  opened ${reportCase.dateOpened.toISOString()}  ${state}${reportCase.ownerId === undefined ? '' : `  owner ${reportCase.ownerId}`}`;
+}
+
+function caseJson(reportCase: ReportCase): Record<string, unknown> {
+  return { ...reportCase, dateOpened: reportCase.dateOpened.toISOString(), dateResolved: reportCase.dateResolved?.toISOString() ?? null, ownerId: reportCase.ownerId ?? null };
+}
+
+function actionLine(action: ModerationAction): string {
+  return `  ${action.dateTaken.toISOString()}  ${action.action} by ${action.operator}: ${action.reason}`;
+}
+
+function actionJson(action: ModerationAction): Record<string, unknown> {
+  return { ...action, dateTaken: action.dateTaken.toISOString() };
 }

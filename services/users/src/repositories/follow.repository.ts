@@ -19,8 +19,8 @@ function toFollow(row: FollowRow): Follow {
   return { id: String(row.id), followerId: String(row.follower_id), followedId: String(row.followed_id), dateFollowed: row.date_followed };
 }
 
-/** What a follow write found: the follow, or which of the two users does not exist. */
-export type FollowOutcome = { follow: Follow } | { missing: 'follower' | 'followed' };
+/** What a follow write found: the follow, which of the two users does not exist, or that one of them blocks the other. */
+export type FollowOutcome = { follow: Follow } | { missing: 'follower' | 'followed' } | { blocked: true };
 
 /** One page of follows and the position of its last row (undefined on the last page). */
 export interface FollowPage {
@@ -37,7 +37,9 @@ export interface FollowPage {
  * Concurrent follows of one user therefore queue on that user's row and each adds exactly one.
  * The event (UserFollowed / UserUnfollowed) is written to the outbox in the same transaction.
  * The users service owns these counts, so unlike counts fed by other services' events they
- * need no Kafka round trip.
+ * need no Kafka round trip. A block (docs/api/safety.md, "Blocking") locks the same two rows, so
+ * a follow and a block between two users never interleave: the follow sees the block and is
+ * refused, or the block sees the follow and ends it.
  */
 export class FollowRepository {
   constructor(private readonly pool: pg.Pool) {}
@@ -48,6 +50,7 @@ export class FollowRepository {
       return await withTransaction(this.pool, async (client) => {
         const missing = await lockUsers(client, followerId, followedId);
         if (missing) return { missing };
+        if (await blocksEitherWay(client, followerId, followedId)) return { blocked: true };
         const { rows } = await client.query<FollowRow>(
           `INSERT INTO follows (follower_id, followed_id) VALUES ($1, $2) RETURNING ${COLUMNS}`,
           [followerId, followedId],
@@ -109,8 +112,34 @@ export class FollowRepository {
   }
 }
 
+/**
+ * Ends every follow between two users, both ways, in the caller's transaction (which has locked
+ * both users with {@link lockUsers}): counts move and a UserUnfollowed event is written for each.
+ */
+export async function endFollowsBetween(client: pg.PoolClient, userId: string, otherUserId: string): Promise<Follow[]> {
+  const { rows } = await client.query<FollowRow>(
+    `DELETE FROM follows WHERE (follower_id = $1 AND followed_id = $2) OR (follower_id = $2 AND followed_id = $1) RETURNING ${COLUMNS}`,
+    [userId, otherUserId],
+  );
+  const ended = rows.map(toFollow);
+  for (const follow of ended) {
+    await moveCounts(client, follow.followerId, follow.followedId, -1);
+    await appendEvent(client, { key: follow.id, payload: userUnfollowed(follow) });
+  }
+  return ended;
+}
+
+/** True when either user blocks the other. */
+export async function blocksEitherWay(db: Pick<pg.PoolClient, 'query'>, userId: string, otherUserId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM blocks WHERE (blocker_id = $1 AND blocked_id = $2) OR (blocker_id = $2 AND blocked_id = $1) LIMIT 1`,
+    [userId, otherUserId],
+  );
+  return rows.length > 0;
+}
+
 /** Locks both users in id order; names the one that does not exist, if any. */
-async function lockUsers(client: pg.PoolClient, followerId: string, followedId: string): Promise<'follower' | 'followed' | undefined> {
+export async function lockUsers(client: pg.PoolClient, followerId: string, followedId: string): Promise<'follower' | 'followed' | undefined> {
   const { rows } = await client.query<{ id: string }>(`SELECT id FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`, [[followerId, followedId]]);
   const found = new Set(rows.map((row) => String(row.id)));
   if (!found.has(followerId)) return 'follower';

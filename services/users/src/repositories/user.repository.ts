@@ -116,12 +116,13 @@ export class UserRepository {
 
   /**
    * The user whose name or e-mail address is `login` (case-insensitive) with their password
-   * hash, or undefined. Names cannot contain "@", so a login matches at most one user.
+   * hash, or undefined. Names cannot contain "@", so a login matches at most one user. A
+   * suspended account has none: it cannot sign in (docs/api/safety.md, "Reports and moderation").
    */
   async findCredentials(login: string): Promise<UserCredentials | undefined> {
     return withPgErrors(async () => {
       const { rows } = await this.pool.query<UserRow & { password_hash: string }>(
-        `SELECT ${COLUMNS}, password_hash FROM users WHERE lower(name) = lower($1) OR lower(email) = lower($1) LIMIT 1`,
+        `SELECT ${COLUMNS}, password_hash FROM users WHERE (lower(name) = lower($1) OR lower(email) = lower($1)) AND suspended_at IS NULL LIMIT 1`,
         [login],
       );
       const row = rows[0];

@@ -19,7 +19,8 @@ const FOLLOWED_POINTER = '/data/relationships/followed';
  * The rules about follows (POST /users/:id/following, DELETE …/:following_id;
  * docs/api/accounts.md, "Follows"): only the follower themself may follow or unfollow; following twice is a
  * conflict; following yourself or a user that does not exist fails validation on the `followed`
- * relationship. Counts and events are kept exact by the repository (see FollowRepository).
+ * relationship; following someone who blocks you, or whom you block, is forbidden (docs/api/safety.md,
+ * "Blocking"). Counts and events are kept exact by the repository (see FollowRepository).
  */
 export class FollowService {
   constructor(
@@ -34,6 +35,7 @@ export class FollowService {
     if (!isUserId(followedId)) throw noSuchUser();
     const outcome = await this.follows.follow(followerId, followedId);
     if ('follow' in outcome) return outcome.follow;
+    if ('blocked' in outcome) throw AppError.forbidden('You cannot follow this user.');
     if (outcome.missing === 'followed') throw noSuchUser();
     throw AppError.notFound('user');
   }
