@@ -21,7 +21,7 @@ const schema = serviceEnv('STORIES', { grpc: 50052, metrics: 9152 }, { redis: tr
   SEED_DEMO_DATA: envFlag.default(false),
   /** Stories the demo seed creates when SEED_DEMO_DATA is on and there are none yet. */
   DEMO_STORIES: z.coerce.number().int().min(0).max(100_000).default(200),
-  /** Where the users service is: the demo seed picks its authors among existing users. */
+  /** Where the users service is: comments ask it about blocks (docs/api/safety.md), the demo seed picks its authors among its users. */
   USERS_SERVICE_ADDR: serviceAddress.default('127.0.0.1:50051'),
   ...searchEnv,
 });

@@ -2,11 +2,12 @@ import { retryUntilDone } from '@inkwell/events';
 import { createGrpcClient } from '@inkwell/grpc';
 import { createPool } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
-import { UsersService } from '@inkwell/proto/users';
+import { RelationsService, UsersService } from '@inkwell/proto/users';
 import { runService } from '@inkwell/service';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
 import { loadStoriesConfig } from './config.js';
 import { createBookshelfCopyConsumer } from './consumers/bookshelf-copy.consumer.js';
+import { createModerationConsumer } from './consumers/moderation.consumer.js';
 import { createStoryIndexConsumer } from './consumers/story-index.consumer.js';
 import { createStoryStatsConsumer } from './consumers/story-stats.consumer.js';
 import { BookshelfCopyRepository } from './repositories/bookshelf-copy.repository.js';
@@ -18,6 +19,7 @@ import { StoryDocumentRepository } from './repositories/story-document.repositor
 import { StoryIndexRepository } from './repositories/story-index.repository.js';
 import { StoryRepository } from './repositories/story.repository.js';
 import { TagRepository } from './repositories/tag.repository.js';
+import { UserBlocksRepository } from './repositories/user-blocks.repository.js';
 import { ViewRepository } from './repositories/view.repository.js';
 import { STORIES_MIGRATIONS, STORIES_SCHEMA } from './schema.js';
 import { findDemoAuthors, seedDemoStories } from './seed/demo.seed.js';
@@ -26,6 +28,7 @@ import { BookshelfCopyService } from './services/bookshelf-copy.service.js';
 import { ChapterService } from './services/chapter.service.js';
 import { EngagementService } from './services/engagement.service.js';
 import { ReadingService } from './services/reading.service.js';
+import { ContentHidingService } from './services/content-hiding.service.js';
 import { StoryIndexService } from './services/story-index.service.js';
 import { StoryStatsService } from './services/story-stats.service.js';
 import { StoryService } from './services/story.service.js';
@@ -56,7 +59,10 @@ runService({
     const reading = new ReadingService(new ReadingRepository(pool), chapterRepository);
     const chapters = new ChapterService(chapterRepository, storyRepository, stories, new ViewRepository(redis()), reading, logger);
     const tags = new TagService(new TagRepository(pool), isTagId);
-    const engagement = new EngagementService(new EngagementRepository(pool), stories);
+    const engagementRepository = new EngagementRepository(pool);
+    // Comments between users one of whom blocks the other are refused, asking the users service each time (docs/api/safety.md).
+    const relations = createGrpcClient(RelationsService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: 2_000, signer: auth.signer, tls });
+    const engagement = new EngagementService(engagementRepository, stories, new UserBlocksRepository(relations));
     if (config.SEED_DEMO_DATA) {
       const users = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: 2_000, signer: auth.signer, tls });
       // The bulk load stages rows in tables of its own: the schema's owner runs it, as the seed command does.
@@ -78,6 +84,7 @@ runService({
         createStoryStatsConsumer({ kafka, pool, stats: new StoryStatsService(storyRepository), logger }),
         createBookshelfCopyConsumer({ kafka, pool, copy: new BookshelfCopyService(shelfCopy), logger }),
         createStoryIndexConsumer({ kafka, index: indexing, logger }),
+        createModerationConsumer({ kafka, hiding: new ContentHidingService(storyRepository, chapterRepository, engagementRepository, indexing, logger), logger }),
       ],
       started() {
         void retryUntilDone(
@@ -93,6 +100,7 @@ runService({
           { name: 'search index build', close: () => building.abort() },
           { name: 'opensearch', close: () => opensearch.close() },
         ],
+        beforePool: [{ name: 'relations client', close: () => relations.close() }],
       },
     };
   },

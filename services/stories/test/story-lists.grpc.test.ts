@@ -4,7 +4,7 @@ import { ErrorCode } from '@inkwell/errors';
 import { SortDirection, StorySortField, StoryStatus } from '@inkwell/proto/stories';
 import { wilsonRating } from '../src/domain/rating.js';
 import { makeStory } from './factories.js';
-import { caller, startStories, type StoriesHarness } from './harness.js';
+import { author, caller, startStories, type StoriesHarness } from './harness.js';
 import { listAll, ordered, prng, SORTS, type Fixture, type ListRequest as Request } from './list-helpers.js';
 
 const random = prng(42);
@@ -288,6 +288,7 @@ describe('search beyond 500 matches', () => {
   let h: StoriesHarness;
   let exact = '';
   let plural = '';
+  let bronte = '';
   /** Every published story whose text has the word heart (or hearts), with the values filters look at. */
   let matches: Array<{ id: string; numWords: number; numLikes: number; tagIds: string[] }> = [];
 
@@ -308,6 +309,9 @@ describe('search beyond 500 matches', () => {
     matches.push({ id: exact, numWords: 300, numLikes: 0, tagIds: ['g:1'] }, { id: plural, numWords: 400, numLikes: 0, tagIds: [] });
     await makeStory(h.pool, { title: 'A draft heart', published: false });
     await makeStory(h.pool, { title: 'Nothing here' });
+    // Stories that repeat the name more often than the one titled exactly "Brontë".
+    bronte = (await makeStory(h.pool, { title: 'Brontë' })).id;
+    for (let n = 0; n < 3; n++) await makeStory(h.pool, { title: `Brontë, Brontë and Brontë ${n}`, shortDescription: 'The Brontë sisters, Brontë by Brontë.' });
     await h.rebuildIndex();
   }, 60_000);
 
@@ -338,6 +342,15 @@ describe('search beyond 500 matches', () => {
     // Case makes no difference to the exact title.
     const page = await h.client.listStories({ query: 'HEART', sort: relevance, pageSize: 1 }, reader());
     expect(page.stories.map((story) => story.id)).toEqual([exact]);
+  });
+
+  it('reads the exact title the way it reads words: case, punctuation and accents make no difference', async () => {
+    const relevance = { field: StorySortField.RELEVANCE, direction: SortDirection.DESCENDING };
+    const first = async (query: string) => (await h.client.listStories({ query, sort: relevance, pageSize: 1 }, reader())).stories.map((story) => story.id);
+    for (const query of ['heart!', 'Heart.', '¡HEART!', '"heart"?']) expect(await first(query), query).toEqual([exact]);
+    for (const query of ['bronte', 'BRONTË', 'brontë!']) expect(await first(query), query).toEqual([bronte]);
+    const { ids } = await walk({ query: 'bronte' });
+    expect(ids).toHaveLength(4);
   });
 
   it('finds singulars by plurals and plurals by singulars', async () => {
@@ -389,3 +402,44 @@ describe('search beyond 500 matches', () => {
   }, 60_000);
 });
 
+
+describe('the stories of a search page', () => {
+  let h: StoriesHarness;
+  const writer = author('31');
+  /** A story of `writer` published with one published chapter and one draft chapter. */
+  const publishedStory = async (title: string, description: string) => {
+    const { story } = await h.client.createStory({ title, shortDescription: 'Short.', description, tagIds: [] }, writer);
+    await h.client.createChapter({ storyId: story!.id, title: 'One', content: 'Words here.', published: true }, writer);
+    await h.client.createChapter({ storyId: story!.id, title: 'Two', content: 'Draft words.', published: false }, writer);
+    await h.client.updateStory({ id: story!.id, published: true }, writer);
+    return story!.id;
+  };
+  let short = '';
+  let long = '';
+
+  beforeAll(async () => {
+    h = await startStories('inkwell_test_stories_listed');
+    short = await publishedStory('Listed', 'A *short* tale.');
+    // Description and HTML together over 16 KiB: read from Postgres (docs/api/stories.md, "Search").
+    long = await publishedStory('Listed at length', `A long tale. ${'Words upon words. '.repeat(600)}`);
+    await h.indexStories([short, long]);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('shows each story exactly as GET /stories/:id shows it to the same caller: short and long descriptions, another reader and the author', async () => {
+    for (const who of [reader(), writer]) {
+      for (const ids of [[short], [long], [short, long]]) {
+        const page = await h.client.listStories({ filter: { ids } }, who);
+        const shown = await Promise.all(ids.map(async (id) => (await h.client.getStory({ id }, who)).story!));
+        expect(page.stories.map((story) => story.id).sort()).toEqual([...ids].sort());
+        expect(new Map(page.stories.map((story) => [story.id, story]))).toEqual(new Map(shown.map((story) => [story.id, story])));
+      }
+    }
+    // Another reader sees the published chapter only, the author both.
+    expect((await h.client.listStories({ filter: { ids: [short] } }, reader())).stories[0]!.chapterIds).toHaveLength(1);
+    expect((await h.client.listStories({ filter: { ids: [short] } }, writer)).stories[0]!.chapterIds).toHaveLength(2);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Sort } from './list.js';
-import type { ContentRating, StoryStatus } from './story.js';
+import type { ContentRating, Story, StoryStatus } from './story.js';
 
 /** Which stories a list may contain by publication state. */
 export type Publication = 'published' | 'drafts' | 'all';
@@ -22,8 +22,10 @@ export interface StoryListQuery {
   dateUpdatedMax?: Date;
   /** All of them. */
   tagIds?: string[];
-  /** None of them (docs/api/stories.md, "GET /stories": `-g:3` in filter[tags]). */
+  /** None of them (docs/api/stories.md, "GET /stories": `-g:3` in filter[tags]; and the tags the caller mutes, docs/api/safety.md). */
   excludedTagIds?: string[];
+  /** By none of these authors: those the caller mutes, and with filter[hide_blocked] those they block (docs/api/safety.md). */
+  excludedAuthorIds?: string[];
   /** Any of them. */
   contentRatings?: ContentRating[];
   /** Full-text query in web-search syntax (words, "phrases", or, -not). */
@@ -60,6 +62,12 @@ export interface IdPage {
   total?: ListTotal;
   /** Stories of the whole list per tag id, when asked for (search index lists only). */
   tagCounts?: TagCount[];
+  /**
+   * The stories of `ids` as the search index holds them, in the same order (search index lists
+   * only): undefined for one whose texts the index does not carry (see LISTED_TEXT_MAX_BYTES).
+   * Chapter ids are the published chapters'.
+   */
+  stories?: Array<Story | undefined>;
 }
 
 /** The size of a list: exact up to a bound, beyond it `lowerBound` and `value` is the bound. */

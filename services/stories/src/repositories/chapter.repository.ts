@@ -55,7 +55,7 @@ export class ChapterRepository {
       const { rows } = await this.pool.query<ChapterStoryRow>({
         name: withContent ? 'chapters.read-one-content' : 'chapters.read-one',
         text: `SELECT ${chapterColumns(withContent)}, s.author_id, s.published AS story_published
-         FROM chapters c JOIN stories s ON s.id = c.story_id WHERE c.id = $1`,
+         FROM chapters c JOIN stories s ON s.id = c.story_id WHERE c.id = $1 AND c.hidden_at IS NULL AND s.hidden_at IS NULL`,
         values: [id],
       });
       return rows[0] && toChapterInStory(rows[0]);
@@ -73,7 +73,7 @@ export class ChapterRepository {
       const { rows } = await this.pool.query<ChapterStoryRow & BudgetedRow & { ord: string }>(
         budgetedPageSql(
           `SELECT ${chapterColumns(false)}, s.author_id, s.published AS story_published, w.ord
-             FROM unnest($1::bigint[]) WITH ORDINALITY AS w(wanted, ord) JOIN chapters c ON c.id = w.wanted JOIN stories s ON s.id = c.story_id`,
+             FROM unnest($1::bigint[]) WITH ORDINALITY AS w(wanted, ord) JOIN chapters c ON c.id = w.wanted AND c.hidden_at IS NULL JOIN stories s ON s.id = c.story_id AND s.hidden_at IS NULL`,
           { bytes: `${NOTE_BYTES} + ${ITEM_OVERHEAD_BYTES}`, order: 'ord', budgetParam: '$2' },
         ),
         [ids, budgetBytes],
@@ -96,7 +96,7 @@ export class ChapterRepository {
       const params = [storyId, withDrafts, afterNumber ?? 0, limit + 1];
       const withContent = textBudgetBytes !== undefined;
       const page = `SELECT ${chapterColumns(withContent)} FROM chapters c
-         WHERE c.story_id = $1 AND (c.published OR $2) AND c.chapter_number > $3
+         WHERE c.story_id = $1 AND (c.published OR $2) AND c.hidden_at IS NULL AND c.chapter_number > $3
          ORDER BY c.chapter_number LIMIT $4`;
       const bytes = withContent ? `octet_length(content) + octet_length(content_html) + ${NOTE_BYTES}` : `${NOTE_BYTES} + ${ITEM_OVERHEAD_BYTES}`;
       const { rows } = await this.pool.query<ChapterRow & BudgetedRow>(
@@ -216,6 +216,19 @@ export class ChapterRepository {
         return after;
       }, { signal });
     });
+  }
+
+  /**
+   * Hides chapter `id` for good (docs/api/safety.md, "Reports and moderation"): marks it hidden,
+   * so that no one reads it any more, then unpublishes it as its author could (ChapterUpdated,
+   * the story's totals and StoryUpdated). Safe to repeat (a retried event finishes the job).
+   * Returns false when there is no such chapter.
+   */
+  async hide(id: string, now: Date): Promise<boolean> {
+    const { rowCount } = await withPgErrors(() => this.pool.query('UPDATE chapters SET hidden_at = coalesce(hidden_at, $2) WHERE id = $1', [id, now]));
+    if ((rowCount ?? 0) === 0) return false;
+    await this.mutate(id, (chapter) => (chapter.published ? { change: { published: false, now } } : { keep: true }));
+    return true;
   }
 
   private async afterChapterChange(client: Tx, before: Story, changes: { dateModified: Date; dateUpdated?: Date }): Promise<Story> {

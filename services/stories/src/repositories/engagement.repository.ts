@@ -72,18 +72,35 @@ export class EngagementRepository {
    * A page of a story's comments, oldest first, after comment id `afterId`; reads `limit + 1`,
    * and stops within the list page's byte budget (docs/api/foundation.md, "Byte budgets").
    */
-  async listComments(storyId: string, limit: number, afterId: string | undefined): Promise<{ comments: Comment[]; more: boolean }> {
+  async listComments(storyId: string, limit: number, afterId: string | undefined, hiddenAuthorIds: readonly string[] = []): Promise<{ comments: Comment[]; more: boolean }> {
     return withPgErrors(async () => {
       const { rows } = await this.pool.query<CommentRow & BudgetedRow>(
-        budgetedPageSql(`SELECT ${COMMENT_COLUMNS} FROM comments c WHERE c.story_id = $1 AND c.id > $2 ORDER BY c.id LIMIT $3`, {
-          bytes: `octet_length(content) + octet_length(content_html) + ${ITEM_OVERHEAD_BYTES}`,
-          order: 'id',
-          budgetParam: '$4',
-        }),
-        [storyId, afterId ?? '0', limit + 1, LIST_PAGE_MAX_BYTES],
+        budgetedPageSql(
+          `SELECT ${COMMENT_COLUMNS} FROM comments c WHERE c.story_id = $1 AND c.id > $2 AND c.hidden_at IS NULL AND ($5::bigint[] IS NULL OR c.author_id <> ALL ($5::bigint[])) ORDER BY c.id LIMIT $3`,
+          {
+            bytes: `octet_length(content) + octet_length(content_html) + ${ITEM_OVERHEAD_BYTES}`,
+            order: 'id',
+            budgetParam: '$4',
+          },
+        ),
+        [storyId, afterId ?? '0', limit + 1, LIST_PAGE_MAX_BYTES, hiddenAuthorIds.length > 0 ? [...hiddenAuthorIds] : null],
       );
       const page = budgetedPage(rows, limit);
       return { comments: page.rows.map(toComment), more: page.more };
+    });
+  }
+
+  /**
+   * Hides comments (docs/api/safety.md, "Reports and moderation"): comment `id`, or with
+   * `byAuthor` every comment of that user. Hidden comments leave their stories' comments and
+   * cannot be read or deleted any more; the story's comment count is not changed.
+   */
+  async hideComments(target: { id: string } | { byAuthor: string }, now: Date): Promise<number> {
+    return withPgErrors(async () => {
+      const { rowCount } = 'id' in target
+        ? await this.pool.query('UPDATE comments SET hidden_at = $2 WHERE id = $1 AND hidden_at IS NULL', [target.id, now])
+        : await this.pool.query('UPDATE comments SET hidden_at = $2 WHERE author_id = $1 AND hidden_at IS NULL', [target.byAuthor, now]);
+      return rowCount ?? 0;
     });
   }
 
@@ -92,7 +109,7 @@ export class EngagementRepository {
     return withPgErrors(async () => {
       const { rows } = await this.pool.query<CommentRow & { story_author_id: string; story_published: boolean }>(
         `SELECT ${COMMENT_COLUMNS}, s.author_id AS story_author_id, s.published AS story_published
-         FROM comments c JOIN stories s ON s.id = c.story_id WHERE c.id = $1`,
+         FROM comments c JOIN stories s ON s.id = c.story_id WHERE c.id = $1 AND c.hidden_at IS NULL`,
         [id],
       );
       const row = rows[0];
@@ -126,7 +143,7 @@ export class EngagementRepository {
       await withTransaction(this.pool, async (client) => {
         const { rows } = await client.query<CommentRow & { story_author_id: string; story_published: boolean }>(
           `SELECT ${COMMENT_COLUMNS}, s.author_id AS story_author_id, s.published AS story_published
-           FROM comments c JOIN stories s ON s.id = c.story_id WHERE c.id = $1 FOR UPDATE OF c`,
+           FROM comments c JOIN stories s ON s.id = c.story_id WHERE c.id = $1 AND c.hidden_at IS NULL FOR UPDATE OF c`,
           [id],
         );
         const row = rows[0];

@@ -69,7 +69,7 @@ describe('storySearchBody', () => {
     expect(storySearchBody({ ...base, sort: { field: 'rating', direction: 'asc' } }).sort).toEqual([{ rating: { order: 'asc', missing: 101 } }, { id: { order: 'asc' } }]);
     expect(storySearchBody({ ...base, sort: { field: 'rating', direction: 'desc' } }).sort).toEqual([{ rating: { order: 'desc', missing: -1 } }, { id: { order: 'desc' } }]);
     expect(storySearchBody({ ...base, sort: { field: 'relevance', direction: 'asc' }, text: 'x' }).sort).toEqual([{ _score: { order: 'asc' } }, { id: { order: 'asc' } }]);
-    expect(storySearchBody({ ...base, after: { key: '1712345678000', id: '42' } })).toMatchObject({ search_after: [1712345678000, '42'], size: 21, stored_fields: '_none_' });
+    expect(storySearchBody({ ...base, after: { key: '1712345678000', id: '42' } })).toMatchObject({ search_after: [1712345678000, '42'], size: 21, _source: true });
   });
 
   it('filters every tag (all of them) and ranges inclusively, and counts tags for the same matches without scoring or hits', () => {

@@ -1,7 +1,7 @@
 import { STORY_LIST_EXACT_TOTAL_MAX } from '@inkwell/limits';
 import { parseSearchQuery, positiveText, type SearchTerm } from '../domain/search-query.js';
 import type { StoryListQuery } from '../domain/story-query.js';
-import { EXACT_TITLE_BOOST, SEARCH_TEXT_FIELD } from '../search/story-index.mapping.js';
+import { EXACT_TITLE_BOOST, exactTitleText, SEARCH_TEXT_FIELD } from '../search/story-index.mapping.js';
 
 /** Buckets of the tag facet: more than the tag catalogue has, so every tag with a match is counted. */
 export const TAG_FACET_SIZE = 2_000;
@@ -36,7 +36,7 @@ interface TextClauses {
  * field (each field repeated by its weight, see the mapping): bare words must all
  * match, every phrase and every `or` group must match, excluded terms must not. With `scored`,
  * the score is one BM25 sum over every positive word plus {@link EXACT_TITLE_BOOST} for a title
- * equal to the whole text. The bare words are one scored conjunction (`must`), the clause that
+ * equal to the whole text (read as {@link exactTitleText} reads titles). The bare words are one scored conjunction (`must`), the clause that
  * decides the matches also ranking them, so the engine can skip blocks of documents that cannot
  * reach the page; the words of phrases and `or` groups add their scores beside it (`should`),
  * which every match has, since it holds one of them. Without `scored` everything is filter
@@ -55,7 +55,7 @@ function textQuery(text: string, scored: boolean): TextClauses {
   if (!scored) return { must: [], filter: [...bareWords, ...filter], mustNot, should: [] };
   const otherWords = others.flat().map((term) => term.text);
   const should: Dsl[] = otherWords.length > 0 ? [wordsClause(otherWords.join(' '), 'or')] : [];
-  const exact = positiveText(expression);
+  const exact = exactTitleText(positiveText(expression));
   if (exact !== '') should.push({ constant_score: { filter: { match: { 'title.exact': exact } }, boost: EXACT_TITLE_BOOST } });
   return { must: bareWords, filter, mustNot, should };
 }
@@ -92,9 +92,15 @@ function filterClauses(query: StoryListQuery): Dsl[] {
   return filter;
 }
 
-/** The exclusions of a list's filters (`-g:3` in filter[tags]): stories carrying any of those tags are left out. */
+/**
+ * The exclusions of a list's filters (`-g:3` in filter[tags], and what the caller mutes or hides,
+ * docs/api/safety.md): stories carrying any of those tags, or by any of those authors, are left out.
+ */
 function excludedClauses(query: StoryListQuery): Dsl[] {
-  return query.excludedTagIds !== undefined && query.excludedTagIds.length > 0 ? [{ terms: { tag_ids: query.excludedTagIds } }] : [];
+  const excluded: Dsl[] = [];
+  if (query.excludedTagIds !== undefined && query.excludedTagIds.length > 0) excluded.push({ terms: { tag_ids: query.excludedTagIds } });
+  if (query.excludedAuthorIds !== undefined && query.excludedAuthorIds.length > 0) excluded.push({ terms: { author_id: query.excludedAuthorIds } });
+  return excluded;
 }
 
 /**
@@ -134,17 +140,18 @@ function listQuery(query: StoryListQuery, scored: boolean): Dsl {
 /**
  * The body of the `_search` of one page of a published-story list: `limit + 1` hits (to tell
  * whether more follow) after the position `query.after` (the sort value and id of the last story
- * of the previous page, see `search_after`), sort values only (the last is the id), and the total counted up
- * to {@link STORY_LIST_EXACT_TOTAL_MAX}.
+ * of the previous page, see `search_after`), each with its sort values (the last is the id) and
+ * its stored document (what a list shows of the story), and the total counted up to
+ * {@link STORY_LIST_EXACT_TOTAL_MAX}.
  */
 export function storySearchBody(query: StoryListQuery): Dsl {
   return {
     query: listQuery(query, query.sort.field === 'relevance'),
     sort: sortClauses(query),
     size: query.limit + 1,
-    // The sort values end with the id, so hits need no stored field (not even _id, which the
-    // node would otherwise read and decompress for each hit).
-    stored_fields: '_none_',
+    // The page is answered from the stored documents themselves (docs/api/stories.md, "Search"),
+    // sent as stored; the sort values end with the id, so no _id.
+    _source: true,
     track_total_hits: STORY_LIST_EXACT_TOTAL_MAX,
     ...(query.after ? { search_after: [query.after.key === null ? null : Number(query.after.key), query.after.id] } : {}),
   };

@@ -1,7 +1,8 @@
 import { AppError, ErrorCode } from '@inkwell/errors';
 import { errors, type Client } from '@opensearch-project/opensearch';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
-import { oldestMappingVersion, storyIndexBody, type StoryIndexSettings } from '../search/story-index.mapping.js';
+import type { ContentRating, Story, StoryStatus } from '../domain/story.js';
+import { oldestMappingVersion, storyIndexBody, type ListedDocument, type StoryIndexSettings } from '../search/story-index.mapping.js';
 import type { IndexedStory } from './story-document.repository.js';
 import { storySearchBody, storyTagCountsBody } from './story-index.query.js';
 
@@ -19,18 +20,58 @@ interface BulkItemResult {
   error?: { type?: string; reason?: string };
 }
 
-/** A hit of a list search: no stored fields, only its sort values, of which the last is always the story id. */
+/** A hit of a list search: its sort values, of which the last is always the story id, and the fields a list shows. */
 interface SearchHit {
   sort: Array<number | string | null>;
+  _source?: ListedDocument;
 }
 
+/** A story as its document holds it, published by definition; undefined when the document does not carry its texts. */
+function listedStory(source: ListedDocument | undefined): Story | undefined {
+  const listed = source?.listed;
+  if (source === undefined || listed?.description === undefined || listed.description_html === undefined) return undefined;
+  return {
+    id: source.id,
+    authorId: source.author_id,
+    title: source.title,
+    shortDescription: source.short_description,
+    description: listed.description,
+    descriptionHtml: listed.description_html,
+    status: source.status as StoryStatus,
+    contentRating: source.content_rating as ContentRating,
+    published: true,
+    numWords: source.num_words,
+    numChapters: listed.num_chapters,
+    numViews: source.num_views,
+    numLikes: source.num_likes,
+    numDislikes: source.num_dislikes,
+    numComments: source.num_comments,
+    rating: source.rating,
+    hotness: source.hotness,
+    datePublished: new Date(source.date_published),
+    dateModified: new Date(source.date_modified),
+    dateUpdated: source.date_updated === null ? null : new Date(source.date_updated),
+    tagIds: source.tag_ids,
+    chapterIds: listed.chapter_ids,
+  };
+}
+
+/** A list search's answer as {@link PAGE_FILTER_PATH} leaves it: without hits, `hits.hits` (or all of `hits`) is absent. */
 interface SearchResponseBody {
-  hits: { total?: { value: number; relation: 'eq' | 'gte' }; hits: SearchHit[] };
+  hits?: { total?: { value: number; relation: 'eq' | 'gte' }; hits?: SearchHit[] };
 }
 
 interface TagCountsResponseBody {
   aggregations?: { tags?: { buckets: Array<{ key: string; doc_count: number }> } };
 }
+
+/**
+ * What the service reads of a list search's answer (`filter_path`): the node leaves out the rest
+ * (took, _shards, each hit's index and score), which is less to send and to parse per page.
+ */
+const PAGE_FILTER_PATH = ['hits.total', 'hits.hits.sort', 'hits.hits._source'];
+/** The same for an `_msearch` of a page and its tag counts, with each search's status and error. */
+const PAGE_AND_COUNTS_FILTER_PATH = [...PAGE_FILTER_PATH, 'aggregations.tags.buckets', 'status', 'error.type', 'error.reason'].map((path) => `responses.${path}`);
 
 /** One answer of an `_msearch`: a search's body, or the error that search alone met. */
 type MultiSearchItem = (SearchResponseBody & TagCountsResponseBody) | { status: number; error: { type?: string; reason?: string } };
@@ -119,22 +160,24 @@ export class StoryIndexRepository {
       if (facets) {
         const response = await this.client.msearch({
           body: [{ index: this.alias }, storySearchBody(query), { index: this.alias, request_cache: this.searchOptions.cacheTagCounts }, storyTagCountsBody(query)] as never,
+          filter_path: PAGE_AND_COUNTS_FILTER_PATH,
         });
         const [pageItem, countsItem] = (response.body as unknown as { responses: MultiSearchItem[] }).responses;
         page = multiSearchBody(pageItem);
         counts = multiSearchBody(countsItem);
       } else {
-        const response = await this.client.search({ index: this.alias, body: storySearchBody(query) as never });
+        const response = await this.client.search({ index: this.alias, body: storySearchBody(query) as never, filter_path: PAGE_FILTER_PATH });
         page = response.body as unknown as SearchResponseBody;
       }
     } catch (error) {
       throw translateSearchError(error);
     }
-    const positions = page.hits.hits.map(({ sort: [key, id] }) => ({ key: key === null || key === undefined ? null : String(key), id: String(id) }));
+    const hits = page.hits?.hits ?? [];
+    const positions = hits.map(({ sort: [key, id] }) => ({ key: key === null || key === undefined ? null : String(key), id: String(id) }));
     const shown = positions.slice(0, query.limit);
-    const result: IdPage = { ids: shown.map((position) => position.id), positions: shown };
+    const result: IdPage = { ids: shown.map((position) => position.id), positions: shown, stories: hits.slice(0, query.limit).map((hit) => listedStory(hit._source)) };
     if (positions.length > query.limit) result.next = shown.at(-1)!;
-    const total = page.hits.total;
+    const total = page.hits?.total;
     if (total) result.total = { value: total.value, lowerBound: total.relation === 'gte' };
     if (counts) result.tagCounts = (counts.aggregations?.tags?.buckets ?? []).map((bucket) => ({ tagId: bucket.key, count: bucket.doc_count }));
     return result;

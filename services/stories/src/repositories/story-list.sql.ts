@@ -81,9 +81,11 @@ type Shelf = NonNullable<StoryListQuery['bookshelf']>;
 
 /** The condition of a publication state on the rows `on` (`s`: stories; `m`: shelf items, which carry a copy of it). */
 function publicationCondition(query: StoryListQuery, on: 's' | 'm'): string[] {
+  // A hidden story is unpublished too (migration 0014): the author's drafts must leave it out.
+  const notHidden = on === 's' ? [`${on}.hidden_at IS NULL`] : [];
   if (query.publication === 'published') return [`${on}.published`];
-  if (query.publication === 'drafts') return [`NOT ${on}.published`];
-  return [];
+  if (query.publication === 'drafts') return [`NOT ${on}.published`, ...notHidden];
+  return notHidden;
 }
 
 /**
@@ -95,7 +97,7 @@ const FEW_MATCHES = 5000;
 
 /** The filters of a list that only lists of a bookshelf apply (the others come from the search index). */
 const SHELF_ONLY_FILTERS = [
-  'ids', 'numWordsMin', 'numWordsMax', 'status', 'datePublishedMin', 'datePublishedMax', 'dateUpdatedMin', 'dateUpdatedMax', 'tagIds', 'excludedTagIds', 'contentRatings', 'text',
+  'ids', 'numWordsMin', 'numWordsMax', 'status', 'datePublishedMin', 'datePublishedMax', 'dateUpdatedMin', 'dateUpdatedMax', 'tagIds', 'excludedTagIds', 'excludedAuthorIds', 'contentRatings', 'text',
 ] as const;
 
 /**
@@ -117,6 +119,7 @@ function shelfConditions(query: StoryListQuery, shelf: Shelf, params: Params): s
   if (query.dateUpdatedMax) where.push(`m.date_updated <= ${params.add(query.dateUpdatedMax)}::timestamptz`);
   if (query.tagIds && query.tagIds.length > 0) where.push(`m.tag_ids @> ${params.add(query.tagIds)}::text[]`);
   if (query.excludedTagIds && query.excludedTagIds.length > 0) where.push(`NOT (m.tag_ids && ${params.add(query.excludedTagIds)}::text[])`);
+  if (query.excludedAuthorIds && query.excludedAuthorIds.length > 0) where.push(`m.author_id <> ALL (${params.add(query.excludedAuthorIds)}::bigint[])`);
   if (query.contentRatings && query.contentRatings.length > 0) where.push(`m.content_rating = ANY(${params.add(query.contentRatings)}::text[])`);
   if (query.text !== undefined) where.push(`m.search_vector @@ websearch_to_tsquery('english', ${params.add(query.text)})`);
   return where;

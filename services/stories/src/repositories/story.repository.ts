@@ -71,7 +71,7 @@ export class StoryRepository {
                  SELECT w.id, w.ord, row_number() OVER by_order AS nth, count(*) OVER () AS found,
                         sum(coalesce(octet_length(t.description), 0) + coalesce(octet_length(t.description_html), 0) + $4) OVER by_order AS running_bytes
                    FROM unnest($1::bigint[]) WITH ORDINALITY AS w(id, ord)
-                   JOIN stories x ON x.id = w.id
+                   JOIN stories x ON x.id = w.id AND x.hidden_at IS NULL
                    LEFT JOIN story_texts t ON t.story_id = w.id
                  WINDOW by_order AS (ORDER BY w.ord)
                )
@@ -149,6 +149,35 @@ export class StoryRepository {
         if (snapshotChanged(before, after)) await appendEvent(client, { key: id, payload: storyUpdated(before, after) });
         return after;
       }, { signal });
+    });
+  }
+
+  /**
+   * Hides story `id` for good (docs/api/safety.md, "Reports and moderation"): unpublishes it with
+   * its StoryUpdated event, as an author's unpublishing would (so it leaves the search index, the
+   * lists, feeds and downloads, and the other services' copies), and marks it hidden, so that no
+   * one, its author included, can read or change it any more. Returns whether it was visible
+   * before; an unknown or already hidden story is left as it is.
+   */
+  async hide(id: string, now: Date): Promise<boolean> {
+    return withPgErrors(async () => {
+      return await withTransaction(this.pool, async (client) => {
+        const { rows } = await client.query<{ hidden: boolean }>('SELECT hidden_at IS NOT NULL AS hidden FROM stories WHERE id = $1', [id]);
+        if (rows[0] === undefined || rows[0].hidden) return false;
+        const before = await lockStory(client, id, true);
+        const after = await this.applyChange(client, before, { published: false, dateModified: now });
+        await client.query('UPDATE stories SET hidden_at = $2 WHERE id = $1', [id, now]);
+        if (snapshotChanged(before, after)) await appendEvent(client, { key: id, payload: storyUpdated(before, after) });
+        return true;
+      });
+    });
+  }
+
+  /** The ids of every story of `authorId` not hidden yet (a suspended author's, to hide one by one). */
+  async visibleIdsOfAuthor(authorId: string): Promise<string[]> {
+    return withPgErrors(async () => {
+      const { rows } = await this.pool.query<{ id: string }>('SELECT id::text FROM stories WHERE author_id = $1 AND hidden_at IS NULL ORDER BY id', [authorId]);
+      return rows.map((row) => row.id);
     });
   }
 

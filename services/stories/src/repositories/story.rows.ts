@@ -47,7 +47,7 @@ export function storyColumns(draftsOfParam: string): string {
   return `s.id, s.author_id, s.title, s.short_description, t.description, t.description_html, s.status, s.content_rating,
     s.published, s.num_words, s.num_chapters, s.num_views, s.num_likes, s.num_dislikes, s.num_comments, s.rating,
     s.hotness, s.date_published, s.date_modified, s.date_updated, s.tag_ids,
-    ARRAY(SELECT c.id FROM chapters c WHERE c.story_id = s.id AND (c.published OR s.author_id = ${draftsOfParam}::bigint)
+    ARRAY(SELECT c.id FROM chapters c WHERE c.story_id = s.id AND (c.published OR s.author_id = ${draftsOfParam}::bigint) AND c.hidden_at IS NULL
           ORDER BY c.chapter_number)::text[] AS chapter_ids`;
 }
 
@@ -126,10 +126,12 @@ export function toChapter(row: ChapterRow): Chapter {
  * Locks story `id` for the rest of the transaction and returns it with all chapter ids (drafts
  * included: writers see everything); NOT_FOUND when there is none. Every write that touches a
  * story or its chapters takes this lock first, which serialises them per story: counts and
- * chapter numbers cannot race.
+ * chapter numbers cannot race. A story an operator hid is NOT_FOUND too (docs/api/safety.md,
+ * "Reports and moderation"), unless `includeHidden` (the hiding itself, and the stats consumer).
  */
-export async function lockStory(client: Tx, id: string): Promise<Story> {
-  await client.query('SELECT 1 FROM stories WHERE id = $1 FOR UPDATE', [id]);
+export async function lockStory(client: Tx, id: string, includeHidden = false): Promise<Story> {
+  const { rows } = await client.query<{ hidden: boolean }>('SELECT hidden_at IS NOT NULL AS hidden FROM stories WHERE id = $1 FOR UPDATE', [id]);
+  if (rows[0]?.hidden === true && !includeHidden) throw AppError.notFound('story');
   const story = await readStory(client, id, null, true);
   if (!story) throw AppError.notFound('story');
   return story;
@@ -141,7 +143,7 @@ export async function readStory(client: Tx | pg.Pool, id: string, draftsOf: stri
   const { rows } = await client.query<StoryRow>(
     allChapters
       ? { name: 'stories.read-one-all-chapters', text: `SELECT ${storyColumns('s.author_id')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = $1`, values: [id] }
-      : { name: 'stories.read-one', text: `SELECT ${storyColumns('$2')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = $1`, values: [id, draftsOf] },
+      : { name: 'stories.read-one', text: `SELECT ${storyColumns('$2')} FROM stories s LEFT JOIN story_texts t ON t.story_id = s.id WHERE s.id = $1 AND s.hidden_at IS NULL`, values: [id, draftsOf] },
   );
   return rows[0] && toStory(rows[0]);
 }

@@ -1,6 +1,7 @@
 import { closeMarkdown } from '@inkwell/markdown';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIRST_PAGE as firstPage, memoryStories, viewers } from '../testing/memory.repositories.js';
+import { FIRST_PAGE as firstPage, MemoryEngagementRepository, memoryStories, viewers } from '../testing/memory.repositories.js';
+import { EngagementService } from './engagement.service.js';
 
 const { author, reader, other } = viewers;
 const draftRefused = { code: 'INVALID_ARGUMENT', details: [{ reason: 'validation_failed' }] };
@@ -75,5 +76,23 @@ describe('EngagementService comments', () => {
 
     await expect(engagement.deleteComment(comment.id, other)).rejects.toMatchObject({ code: 'NOT_FOUND', details: [{ reason: 'not_found' }] });
     await engagement.deleteComment(comment.id, reader);
+  });
+});
+
+describe('EngagementService comments and blocks (docs/api/safety.md, "Blocking")', () => {
+  it('refuses a comment between a story author and a user one of whom blocks the other (403), and hides the blocked in lists on request', async () => {
+    const { data, stories } = memoryStories();
+    const blocks = new Set<string>();
+    const blockedEitherWay = async (userId: string, otherUserId: string) => blocks.has(`${userId}:${otherUserId}`) || blocks.has(`${otherUserId}:${userId}`);
+    const engagement = new EngagementService(new MemoryEngagementRepository(data), stories, { blockedEitherWay });
+    const id = data.putStory('900', { published: true });
+    const before = await engagement.createComment(id, 'Early word.', reader);
+
+    blocks.add(`900:${reader.userId!}`);
+    await expect(engagement.createComment(id, 'Still here.', reader)).rejects.toMatchObject({ code: 'PERMISSION_DENIED', details: [{ reason: 'forbidden' }] });
+    await expect(engagement.authorizeComment(id, reader)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(await engagement.createComment(id, 'Own story.', author)).toMatchObject({ authorId: '900' });
+    expect((await engagement.listComments(id, firstPage, author, [reader.userId!])).comments.map((comment) => comment.id)).not.toContain(before.id);
+    expect((await engagement.listComments(id, firstPage, author)).comments.map((comment) => comment.id)).toContain(before.id);
   });
 });

@@ -4,21 +4,27 @@ import type { Comment, RatingValue } from '../domain/engagement.js';
 import { decodePosition, encodePosition, pageLimit } from '../domain/list.js';
 import { isEntityId, type Story, type Viewer } from '../domain/story.js';
 import type { EngagementRepository } from '../repositories/engagement.repository.js';
+import type { UserBlocksRepository } from '../repositories/user-blocks.repository.js';
 import { writerOf, type PageInput, type StoryService } from './story.service.js';
 
 /** What the vote and comment rules read and write: EngagementRepository, or a memory store in unit tests. */
-export type EngagementStore = Pick<EngagementRepository, 'setVote' | 'listComments' | 'createComment' | 'deleteComment'>;
+export type EngagementStore = Pick<EngagementRepository, 'setVote' | 'listComments' | 'createComment' | 'deleteComment' | 'findComment'>;
 
 const COMMENT_ORDER = 'comment.asc';
 
+/** Whether either of two users blocks the other, asked of the users service at the moment of the action (docs/api/safety.md, "Blocking"): UserBlocksRepository. */
+export type BlockCheck = Pick<UserBlocksRepository, 'blockedEitherWay'>;
+
 /**
- * The rules about votes and comments: published stories only, who may delete. Their scopes and
- * values are the proto's (docs/api/foundation.md, "One contract").
+ * The rules about votes and comments: published stories only, who may delete, and (with
+ * `blocks`) no comment between two users one of whom blocks the other (docs/api/safety.md,
+ * "Blocking"). Their scopes and values are the proto's (docs/api/foundation.md, "One contract").
  */
 export class EngagementService {
   constructor(
     private readonly engagement: EngagementStore,
     private readonly stories: StoryService,
+    private readonly blocks?: BlockCheck,
   ) {}
 
   /**
@@ -42,10 +48,16 @@ export class EngagementService {
 
   /**
    * Refuses a comment on story `storyId` that cannot take one from the caller, as createComment
-   * does (NOT_FOUND for none or another's draft, 422 for one's own draft); changes nothing.
+   * does (NOT_FOUND for none or another's draft, 422 for one's own draft, 403 when the story's
+   * author blocks the caller or the caller blocks them); changes nothing.
    */
   async authorizeComment(storyId: string, viewer: Viewer): Promise<void> {
-    requirePublished(await this.storyToEngage(storyId), viewer, 'commented on');
+    const story = await this.storyToEngage(storyId);
+    requirePublished(story, viewer, 'commented on');
+    const userId = viewer.userId;
+    if (this.blocks !== undefined && userId !== undefined && userId !== story.authorId && (await this.blocks.blockedEitherWay(story.authorId, userId, viewer))) {
+      throw AppError.forbidden('You cannot comment on this story.');
+    }
   }
 
   /** Withdraws the caller's vote on story `storyId`; without one nothing changes. */
@@ -53,8 +65,8 @@ export class EngagementService {
     await this.setRating(storyId, undefined, viewer);
   }
 
-  /** A page of the comments of story `storyId` (visible as GetStory), oldest first. */
-  async listComments(storyId: string, page: PageInput, viewer: Viewer): Promise<{ comments: Comment[]; nextAfter: string }> {
+  /** A page of the comments of story `storyId` (visible as GetStory), oldest first, without those by `hiddenAuthorIds`. */
+  async listComments(storyId: string, page: PageInput, viewer: Viewer, hiddenAuthorIds: readonly string[] = []): Promise<{ comments: Comment[]; nextAfter: string }> {
     const story = await this.stories.getStory(storyId, viewer);
     const limit = pageLimit(page.pageSize);
     let afterId: string | undefined;
@@ -63,7 +75,7 @@ export class EngagementService {
       if (!position || !isEntityId(position.id)) throw AppError.badParameter('page[cursor]', 'The cursor does not belong to this list.', 'invalid_cursor');
       afterId = position.id;
     }
-    const { comments, more } = await this.engagement.listComments(story.id, limit, afterId);
+    const { comments, more } = await this.engagement.listComments(story.id, limit, afterId, hiddenAuthorIds);
     const last = comments.at(-1);
     return { comments, nextAfter: more && last ? encodePosition({ sort: COMMENT_ORDER, key: null, id: last.id }) : '' };
   }
@@ -78,6 +90,14 @@ export class EngagementService {
     await this.authorizeComment(storyId, viewer);
     const contentHtml = await renderMarkdown(content, { pointer: '/data/attributes/content', caller: viewer, signal });
     return this.engagement.createComment(storyId, { authorId, content, contentHtml }, (story) => requirePublished(story, viewer, 'commented on'), signal);
+  }
+
+  /** Comment `id` when the viewer may see its story (as GetStory) and it is not hidden; NOT_FOUND otherwise. */
+  async getComment(id: string, viewer: Viewer): Promise<Comment> {
+    const found = isEntityId(id) ? await this.engagement.findComment(id) : undefined;
+    if (found === undefined) throw AppError.notFound('comment');
+    await this.stories.getStory(found.comment.storyId, viewer);
+    return found.comment;
   }
 
   /** Deletes comment `id`: its author or the story's author may; others get 403 (404 if they cannot see it). */

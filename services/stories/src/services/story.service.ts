@@ -1,5 +1,5 @@
 import { AppError } from '@inkwell/errors';
-import { BATCH_ANSWER_MAX_BYTES, LIST_PAGE_MAX_BYTES, type BatchPage } from '@inkwell/limits';
+import { BATCH_ANSWER_MAX_BYTES, countWithinBudget, LIST_PAGE_MAX_BYTES, type BatchPage } from '@inkwell/limits';
 import { renderMarkdown } from '@inkwell/markdown';
 import { ownsShelf, READ_BOOKSHELVES, shelfAccess } from '@inkwell/shelf-access';
 import { publicationHeat } from '../domain/hotness.js';
@@ -21,6 +21,9 @@ export type StoryFilterInput = Pick<StoryListQuery, 'authorIds' | 'numWordsMin' 
   tagIds: string[];
   /** Tags the stories must not carry; may repeat an id, may name a tag of `tagIds` (then nothing matches). */
   excludedTagIds?: string[];
+  /** What the caller hides (docs/api/safety.md): stories by these authors or carrying these tags are left out. */
+  hiddenAuthorIds?: string[];
+  hiddenTagIds?: string[];
   /** Any of these ratings; may repeat one. */
   contentRatings?: ContentRating[];
   bookshelfId?: string;
@@ -180,7 +183,9 @@ export class StoryService {
     if (filter.dateUpdatedMax) query.dateUpdatedMax = filter.dateUpdatedMax;
     if (filter.status) query.status = filter.status;
     if (filter.tagIds.length > 0) query.tagIds = [...new Set(filter.tagIds)];
-    if (filter.excludedTagIds !== undefined && filter.excludedTagIds.length > 0) query.excludedTagIds = [...new Set(filter.excludedTagIds)];
+    const excludedTagIds = [...(filter.excludedTagIds ?? []), ...(filter.hiddenTagIds ?? [])];
+    if (excludedTagIds.length > 0) query.excludedTagIds = [...new Set(excludedTagIds)];
+    if (filter.hiddenAuthorIds !== undefined && filter.hiddenAuthorIds.length > 0) query.excludedAuthorIds = [...new Set(filter.hiddenAuthorIds)];
     if (filter.contentRatings !== undefined && filter.contentRatings.length > 0) query.contentRatings = [...new Set(filter.contentRatings)];
     if (text !== '') query.text = text;
     if (filter.bookshelfId === undefined) {
@@ -298,10 +303,12 @@ export class StoryService {
   }
 
   /**
-   * One page of a list answered from the search index: ids and positions from the index, the
-   * stories themselves read from Postgres by id in that order (so they are exactly what GET
-   * /stories/:id shows). A story unpublished or deleted since the index last heard of it is left
-   * out of the page.
+   * One page of a list answered from the search index (docs/api/stories.md, "Search"): ids,
+   * positions and the stories themselves as the index holds them, within the page's byte budget.
+   * Read from Postgres by id in that order instead when the index does not carry every story's
+   * texts (long descriptions) or when the viewer is the author of one with read_stories (whose
+   * chapter ids include their drafts); a story unpublished or deleted since the index last heard
+   * of it is then left out of the page.
    */
   private async searchPage(query: Omit<StoryListQuery, 'limit' | 'after'>, input: ListStoriesInput, viewer: Viewer): Promise<StoryPage> {
     const limit = this.limit(input);
@@ -309,7 +316,7 @@ export class StoryService {
     // Index positions are a number (the sort value or score) and a story id.
     if (after && ((after.key !== null && !Number.isFinite(Number(after.key))) || !isEntityId(after.id))) throw invalidCursor();
     const page = await this.index.search({ ...query, limit, ...(after ? { after } : {}) }, input.countTags === true);
-    const { stories: found, next } = await this.readWithinBudget(page, viewer);
+    const { stories: found, next } = listedWithinBudget(page, draftsOf(viewer)) ?? (await this.readWithinBudget(page, viewer));
     const sort = sortName(query.sort);
     return {
       stories: found.filter((story) => story.published),
@@ -359,6 +366,29 @@ export class StoryService {
     if (canSeeDraftsOf(story.authorId, viewer)) return story;
     return (await this.stories.findById(story.id, null)) ?? story;
   }
+}
+
+/**
+ * The stories of a page of the search index as it holds them, cut to the page's byte budget
+ * (docs/api/foundation.md, "Byte budgets") as Postgres would cut them, and where the next page
+ * starts; undefined when Postgres must be read instead: the index lacks a story's texts, or
+ * `draftsOfUser` wrote one of them (their view of it includes draft chapters).
+ */
+function listedWithinBudget(page: IdPage, draftsOfUser: string | null): { stories: Story[]; next: ListPosition | undefined } | undefined {
+  const listed = page.stories;
+  if (listed === undefined || listed.length !== page.ids.length) return undefined;
+  const stories: Story[] = [];
+  for (const story of listed) {
+    if (story === undefined || story.authorId === draftsOfUser) return undefined;
+    stories.push(story);
+  }
+  const covered = countWithinBudget(stories, LIST_PAGE_MAX_BYTES, textBytes);
+  return { stories: stories.slice(0, covered), next: covered < stories.length ? page.positions[covered - 1] : page.next };
+}
+
+/** What a story costs of a page's byte budget beyond the fixed cost per item: its description and HTML, as Postgres counts them. */
+function textBytes(story: Story): number {
+  return Buffer.byteLength(story.description, 'utf8') + Buffer.byteLength(story.descriptionHtml, 'utf8');
 }
 
 /** A page position that does not belong to the list it is used with. */

@@ -366,8 +366,10 @@ export class MemoryEngagementRepository implements EngagementStore {
     return value;
   }
 
-  async listComments(storyId: string, limit: number, afterId: string | undefined): Promise<{ comments: Comment[]; more: boolean }> {
-    const rest = [...this.data.comments.values()].filter((comment) => comment.storyId === storyId && Number(comment.id) > Number(afterId ?? 0)).sort((a, b) => Number(a.id) - Number(b.id));
+  async listComments(storyId: string, limit: number, afterId: string | undefined, hiddenAuthorIds: readonly string[] = []): Promise<{ comments: Comment[]; more: boolean }> {
+    const rest = [...this.data.comments.values()]
+      .filter((comment) => comment.storyId === storyId && Number(comment.id) > Number(afterId ?? 0) && !hiddenAuthorIds.includes(comment.authorId))
+      .sort((a, b) => Number(a.id) - Number(b.id));
     return { comments: rest.slice(0, limit), more: rest.length > limit };
   }
 
@@ -377,6 +379,12 @@ export class MemoryEngagementRepository implements EngagementStore {
     const created: Comment = { id: this.data.nextId(), storyId, ...comment, datePosted: new Date() };
     this.data.comments.set(created.id, created);
     return { ...created };
+  }
+
+  async findComment(id: string): Promise<CommentInStory | undefined> {
+    const comment = this.data.comments.get(id);
+    const story = comment && this.data.stories.get(comment.storyId);
+    return comment && story && { comment: { ...comment }, storyAuthorId: story.authorId, storyPublished: story.published };
   }
 
   async deleteComment(id: string, check: (found: CommentInStory) => void): Promise<void> {

@@ -38,5 +38,6 @@ export const STORIES_ISSUERS: IssuerTable<typeof StoriesService> = {
   deleteStoryRating: GATEWAY,
   listComments: GATEWAY,
   createComment: GATEWAY,
+  getComment: GATEWAY,
   deleteComment: GATEWAY,
 };

@@ -185,11 +185,14 @@ export function storiesHandlers({ stories, chapters, tags, engagement, reading }
       return {};
     },
     async listComments(request, ctx) {
-      const page = await engagement.listComments(request.storyId, { pageSize: request.pageSize, after: request.after }, ctx.caller);
+      const page = await engagement.listComments(request.storyId, { pageSize: request.pageSize, after: request.after }, ctx.caller, request.hiddenAuthorIds);
       return { comments: page.comments.map(toProtoComment), nextAfter: page.nextAfter };
     },
     async createComment(request, ctx) {
       return { comment: toProtoComment(await engagement.createComment(request.storyId, request.content, ctx.caller, ctx.signal)) };
+    },
+    async getComment(request, ctx) {
+      return { comment: toProtoComment(await engagement.getComment(request.id, ctx.caller)) };
     },
     async deleteComment(request, ctx) {
       await engagement.deleteComment(request.id, ctx.caller);

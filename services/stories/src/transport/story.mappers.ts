@@ -209,6 +209,8 @@ export function storyFilterFromProto(filter: ProtoStoryFilter | undefined): Stor
   if (updatedMin) input.dateUpdatedMin = updatedMin;
   if (updatedMax) input.dateUpdatedMax = updatedMax;
   if (filter.excludedTagIds.length > 0) input.excludedTagIds = filter.excludedTagIds;
+  if (filter.hiddenAuthorIds.length > 0) input.hiddenAuthorIds = filter.hiddenAuthorIds;
+  if (filter.hiddenTagIds.length > 0) input.hiddenTagIds = filter.hiddenTagIds;
   if (filter.contentRatings.length > 0) input.contentRatings = filter.contentRatings.map((value) => contentRatingOfRequest(value) ?? unmappedRating(value));
   if (filter.bookshelfId !== undefined) input.bookshelfId = filter.bookshelfId;
   if (filter.unread !== undefined) input.unread = filter.unread;
