@@ -1,13 +1,16 @@
 import { createGrpcClient } from '@inkwell/grpc';
+import { ChannelListener } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
-import { UsersService } from '@inkwell/proto/users';
+import { RelationsService, UsersService } from '@inkwell/proto/users';
 import { runService } from '@inkwell/service';
 import { loadMessagingConfig } from './config.js';
+import { createModerationConsumer } from './consumers/moderation.consumer.js';
 import { createNotificationEventsConsumer } from './consumers/notification-events.consumer.js';
-import { NotificationFanoutRepository } from './repositories/notification-fanout.repository.js';
+import { FANOUT_CHANNEL, NotificationFanoutRepository } from './repositories/notification-fanout.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { PrivateMessageRepository } from './repositories/private-message.repository.js';
 import { UserDirectoryRepository } from './repositories/user-directory.repository.js';
+import { UserRelationsRepository } from './repositories/user-relations.repository.js';
 import { MESSAGING_MIGRATIONS, MESSAGING_SCHEMA } from './schema.js';
 import { createMessagingServer } from './server.js';
 import { NotificationFanoutService } from './services/notification-fanout.service.js';
@@ -29,22 +32,34 @@ runService({
   topics: [Topics.messagingMessage],
   async wire({ config, logger, tls, auth, pool, kafka, metrics }) {
     const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer, tls });
-    const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
+    const relationsClient = createGrpcClient(RelationsService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer, tls });
+    const relations = new UserRelationsRepository(relationsClient);
+    const messageRepository = new PrivateMessageRepository(pool);
+    const messages = new PrivateMessageService(messageRepository, new UserDirectoryRepository(usersClient), relations);
     const notificationRepository = new NotificationRepository(pool);
-    const notifications = new NotificationService(notificationRepository);
-    const fanout = new NotificationFanoutService(new NotificationFanoutRepository(pool), logger, { chunkSize: config.NOTIFICATION_FANOUT_CHUNK, workers: config.NOTIFICATION_FANOUT_WORKERS });
+    const notifications = new NotificationService(notificationRepository, relations);
+    // Queuing a fan-out NOTIFYs at commit: idle workers start at once instead of at their next poll.
+    const fanoutListener = new ChannelListener({ pool, channel: FANOUT_CHANNEL, onNotification: () => fanout.wake(), logger });
+    const fanout = new NotificationFanoutService(new NotificationFanoutRepository(pool), logger, {
+      chunkSize: config.NOTIFICATION_FANOUT_CHUNK,
+      workers: config.NOTIFICATION_FANOUT_WORKERS,
+      isListening: () => fanoutListener.isListening,
+    });
     const retention = new NotificationRetentionService(notificationRepository, logger);
     return {
       server: createMessagingServer({ logger, verifier: auth.verifier, metrics, messages, notifications }),
-      consumers: [createNotificationEventsConsumer({ kafka, pool, logger })],
+      consumers: [createNotificationEventsConsumer({ kafka, pool, logger }), createModerationConsumer({ kafka, messages: messageRepository, logger })],
       started: () => {
+        void fanoutListener.start();
         fanout.start();
         retention.start();
       },
       closers: {
         beforePool: [
           { name: 'users client', close: () => usersClient.close() },
+          { name: 'relations client', close: () => relationsClient.close() },
           { name: 'notification fan-out', close: () => fanout.stop() },
+          { name: 'notification fan-out listener', close: () => fanoutListener.stop() },
           { name: 'notification retention', close: () => retention.stop() },
         ],
       },

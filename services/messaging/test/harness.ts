@@ -8,11 +8,12 @@ import { createPool, migrate } from '@inkwell/pg';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { MessagingService } from '@inkwell/proto/messaging';
 import { Topics } from '@inkwell/proto/topics';
-import { UsersService } from '@inkwell/proto/users';
+import { RelationsService, UsersService } from '@inkwell/proto/users';
 import { dropSchemas, ensureDatabase, freePort, KeyRing, stackEnv, startProcess, type RunningProcess } from '@inkwell/testing';
 import { NotificationRepository } from '../src/repositories/notification.repository.js';
 import { PrivateMessageRepository } from '../src/repositories/private-message.repository.js';
 import { UserDirectoryRepository } from '../src/repositories/user-directory.repository.js';
+import { UserRelationsRepository } from '../src/repositories/user-relations.repository.js';
 import { createMessagingServer } from '../src/server.js';
 import { NotificationService } from '../src/services/notification.service.js';
 import { PrivateMessageService } from '../src/services/private-message.service.js';
@@ -51,6 +52,7 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
   // Test-only keys: the users process trusts them all, messaging calls it with its own.
   const keys = KeyRing.generate();
   const usersClient = createGrpcClient(UsersService, usersAddress, keys.clientOptions('messaging'));
+  const relationsClient = createGrpcClient(RelationsService, usersAddress, keys.clientOptions('messaging'));
   let usersProcess: RunningProcess | undefined;
   let server: GrpcServer | undefined;
   let relay: OutboxRelay | undefined;
@@ -68,7 +70,7 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
     await ensureTopics(kafka, [Topics.messagingMessage]);
     relay = new OutboxRelay({ pool, kafka, schema: SCHEMA, logger });
     await relay.start();
-    const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient));
+    const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(usersClient), new UserRelationsRepository(relationsClient));
     const notifications = new NotificationService(new NotificationRepository(pool));
     server = createMessagingServer({ logger, verifier: keys.verifier('messaging'), messages, notifications });
     const port = await server.listen('127.0.0.1:0');
@@ -112,6 +114,7 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
         await running.relay.stop();
         await running.server.shutdown(1_000);
         usersClient.close();
+        relationsClient.close();
         await running.usersProcess.stop();
         await pool.end();
         await admin.end();
@@ -119,6 +122,7 @@ export async function startMessagingStack(database: string): Promise<MessagingSt
     };
   } catch (error) {
     usersClient.close();
+    relationsClient.close();
     await relay?.stop();
     await server?.shutdown(1_000);
     await usersProcess?.stop();

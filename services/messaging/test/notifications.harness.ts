@@ -3,15 +3,16 @@ import type pg from 'pg';
 import { eventsMigrations, type EventConsumer, type EventPayloadInit } from '@inkwell/events';
 import { createGrpcClient, type GrpcClient, type GrpcServer } from '@inkwell/grpc';
 import { createLogger } from '@inkwell/logging';
-import { createPool, migrate } from '@inkwell/pg';
+import { ChannelListener, createPool, migrate } from '@inkwell/pg';
 import { NotificationService as NotificationRpcs } from '@inkwell/proto/messaging';
-import { UsersService } from '@inkwell/proto/users';
+import { RelationsService, UsersService } from '@inkwell/proto/users';
 import { callAs, createTestTopics, dropSchemas, ensureDatabase, KeyRing, stackEnv, type TestTopics } from '@inkwell/testing';
 import { createNotificationEventsConsumer } from '../src/consumers/notification-events.consumer.js';
-import { NotificationFanoutRepository } from '../src/repositories/notification-fanout.repository.js';
+import { FANOUT_CHANNEL, NotificationFanoutRepository } from '../src/repositories/notification-fanout.repository.js';
 import { NotificationRepository } from '../src/repositories/notification.repository.js';
 import { PrivateMessageRepository } from '../src/repositories/private-message.repository.js';
 import { UserDirectoryRepository } from '../src/repositories/user-directory.repository.js';
+import { UserRelationsRepository } from '../src/repositories/user-relations.repository.js';
 import { createMessagingServer } from '../src/server.js';
 import { NotificationFanoutService } from '../src/services/notification-fanout.service.js';
 import { NotificationRetentionService } from '../src/services/notification-retention.service.js';
@@ -62,13 +63,19 @@ export async function startNotificationStack(database: string, chunkSize = 1_000
   let consumer: EventConsumer | undefined;
   let server: GrpcServer | undefined;
   const fanoutRepository = new NotificationFanoutRepository(pool);
-  const fanout = new NotificationFanoutService(fanoutRepository, logger, { chunkSize, idleIntervalMs: 50 });
+  // Woken by the NOTIFY of a queued fan-out only, as in production: the safety-net poll is longer than any test waits.
+  const listener = new ChannelListener({ pool, channel: FANOUT_CHANNEL, onNotification: () => fanout.wake(), logger });
+  const fanout = new NotificationFanoutService(fanoutRepository, logger, { chunkSize, idleIntervalMs: 50, listeningIntervalMs: 600_000, isListening: () => listener.isListening });
   try {
     await migrate(pool, { schema: SCHEMA, directory: fileURLToPath(new URL('../migrations', import.meta.url)), extra: eventsMigrations, logger });
     const notificationRepository = new NotificationRepository(pool);
     const retention = new NotificationRetentionService(notificationRepository, logger);
     const unusedUsers = createGrpcClient(UsersService, '127.0.0.1:9', keys.clientOptions('messaging'));
-    const messages = new PrivateMessageService(new PrivateMessageRepository(pool), new UserDirectoryRepository(unusedUsers));
+    const messages = new PrivateMessageService(
+      new PrivateMessageRepository(pool),
+      new UserDirectoryRepository(unusedUsers),
+      new UserRelationsRepository(createGrpcClient(RelationsService, '127.0.0.1:9', keys.clientOptions('messaging'))),
+    );
     server = createMessagingServer({ logger, verifier: keys.verifier('messaging'), messages, notifications: new NotificationService(notificationRepository) });
     const port = await server.listen('127.0.0.1:0');
     const client = createGrpcClient(NotificationRpcs, `127.0.0.1:${port}`, keys.clientOptions('gateway'));
@@ -77,6 +84,7 @@ export async function startNotificationStack(database: string, chunkSize = 1_000
     topics = opened;
     consumer = createNotificationEventsConsumer({ kafka: opened.kafka, pool, logger, topics: opened.topics, groupId: opened.groupId });
     await consumer.start();
+    await listener.start();
     fanout.start();
     const running = { server, consumer, topics: opened };
     const topicOf = (label: TopicLabel) => opened.topics[LABELS.indexOf(label)]!;
@@ -103,6 +111,7 @@ export async function startNotificationStack(database: string, chunkSize = 1_000
         otherIssuer.close();
         unusedUsers.close();
         await fanout.stop();
+        listener.stop();
         await running.consumer.stop();
         await running.topics.close();
         await running.server.shutdown(1_000);
@@ -111,6 +120,7 @@ export async function startNotificationStack(database: string, chunkSize = 1_000
     };
   } catch (error) {
     await fanout.stop();
+    listener.stop();
     await consumer?.stop();
     await topics?.close();
     await server?.shutdown(1_000);

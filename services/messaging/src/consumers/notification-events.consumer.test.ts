@@ -16,10 +16,10 @@ function envelope(payload: EventEnvelope['payload']): EventEnvelope {
 
 describe('notificationEventOf', () => {
   it('publishes a story when StoryUpdated turns it published, not when it was already', () => {
-    const story = create(StorySnapshotSchema, { storyId: '7', authorId: '3', published: true, dateModified: timestampFromDate(modified), datePublished: timestampFromDate(modified) });
+    const story = create(StorySnapshotSchema, { storyId: '7', authorId: '3', published: true, dateModified: timestampFromDate(modified), datePublished: timestampFromDate(modified), tagIds: ['g:3'] });
     expect(notificationEventOf(envelope({ case: 'storyUpdated', value: { story, previousPublished: false } as never }))).toEqual({
       type: 'story',
-      story: { storyId: '7', authorId: '3', published: true, deleted: false, version: modified, becamePublished: true, datePublished: modified },
+      story: { storyId: '7', authorId: '3', published: true, deleted: false, version: modified, becamePublished: true, datePublished: modified, tagIds: ['g:3'] },
       occurredAt: occurred,
     });
     const again = notificationEventOf(envelope({ case: 'storyUpdated', value: { story, previousPublished: true } as never }));

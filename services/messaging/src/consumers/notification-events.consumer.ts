@@ -43,7 +43,12 @@ export function notificationEventOf(envelope: EventEnvelope): NotificationEvent 
     const wasPublished = payload.case === 'storyUpdated' ? payload.value.previousPublished : false;
     const becamePublished = payload.case !== 'storyDeleted' && story.published && !wasPublished;
     const datePublished = payload.value.story?.datePublished;
-    return { type: 'story', story: { ...story, becamePublished, ...(datePublished === undefined ? {} : { datePublished: timestampDate(datePublished) }) }, occurredAt };
+    const tagIds = payload.value.story?.tagIds;
+    return {
+      type: 'story',
+      story: { ...story, becamePublished, ...(datePublished === undefined ? {} : { datePublished: timestampDate(datePublished) }), ...(tagIds === undefined ? {} : { tagIds }) },
+      occurredAt,
+    };
   }
   switch (payload.case) {
     case 'userFollowed':

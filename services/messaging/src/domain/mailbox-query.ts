@@ -69,6 +69,8 @@ export interface MailboxQuery {
   limit: number;
   offset: number;
   withContent: boolean;
+  /** Senders whose messages are left out: the users the caller blocks (docs/api/safety.md, "Blocking"). */
+  hiddenSenderIds?: string[];
 }
 
 /**

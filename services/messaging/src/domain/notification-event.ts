@@ -29,6 +29,8 @@ export interface StoryChange {
   becamePublished: boolean;
   /** The story's first publication, when it has one. */
   datePublished?: Date;
+  /** The story's tags, where the event carries them (a muted tag hides its notifications, docs/api/safety.md). */
+  tagIds?: readonly string[];
 }
 
 /** A chapter's state after an event, and whether the event published it. */

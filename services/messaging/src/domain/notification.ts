@@ -79,6 +79,17 @@ export interface InboxQuery {
   beforeId?: string;
   /** 1–100. */
   pageSize: number;
+  /** What the owner does not want to hear about (docs/api/safety.md): left out at read time. */
+  hidden?: HiddenNotifications;
+}
+
+/**
+ * The notifications a user's blocks and mutes hide (docs/api/safety.md): those whose actor is a
+ * user they block or an author they mute, and those about a story carrying a tag they mute.
+ */
+export interface HiddenNotifications {
+  actorIds: readonly string[];
+  tagIds: readonly string[];
 }
 
 /** A page of an inbox and whether more follow it. */

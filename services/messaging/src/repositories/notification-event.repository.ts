@@ -2,6 +2,7 @@ import { KnownStoryRepository, type AppliedStory } from '@inkwell/known-stories'
 import { withPgErrors, type Queryable } from '@inkwell/pg';
 import { FANOUT_SLICES, KIND_CODES, type FanoutKind, type NotificationKind } from '../domain/notification.js';
 import type { ChapterChange, StoryChange } from '../domain/notification-event.js';
+import { FANOUT_CHANNEL } from './notification-fanout.repository.js';
 
 /** A notification of one user, written as its event is applied (new_follower, story_comment, private_message). */
 export interface SingleNotification {
@@ -52,8 +53,14 @@ export class NotificationEventRepository {
   async applyStory(story: StoryChange): Promise<AppliedStory> {
     const applied = await this.#stories.apply({ storyId: story.storyId, authorId: story.authorId, published: story.published, deleted: story.deleted, version: story.version });
     const taken = applied.previous === undefined || applied.replaced;
-    if (taken && story.datePublished !== undefined) {
-      await withPgErrors(() => this.db.query('UPDATE known_stories SET date_published = $2 WHERE id = $1', [story.storyId, story.datePublished]));
+    if (taken && (story.datePublished !== undefined || story.tagIds !== undefined)) {
+      await withPgErrors(() =>
+        this.db.query('UPDATE known_stories SET date_published = coalesce($2, date_published), tag_ids = coalesce($3, tag_ids) WHERE id = $1', [
+          story.storyId,
+          story.datePublished ?? null,
+          story.tagIds === undefined ? null : [...story.tagIds],
+        ]),
+      );
     }
     return applied;
   }
@@ -159,13 +166,17 @@ export class NotificationEventRepository {
     );
   }
 
-  /** Queues a fan-out in FANOUT_SLICES slices, unless it is still queued (it carries on). */
+  /**
+   * Queues a fan-out in FANOUT_SLICES slices, unless it is still queued (it carries on), and wakes
+   * the fan-out workers with a NOTIFY on FANOUT_CHANNEL, delivered when the transaction commits.
+   */
   async enqueueFanout(fanout: FanoutRequest): Promise<void> {
     await withPgErrors(() =>
       this.db.query(
         `INSERT INTO notification_fanouts (kind, subject_id, slices, slice, actor_id, story_id, chapter_id, blog_post_id, occurred_at)
          SELECT $1, $2, $3, slice, $4, $5, $6, $7, date_trunc('milliseconds', $8::timestamptz) FROM generate_series(0, $3 - 1) AS slice
-         ON CONFLICT (kind, subject_id, slice) DO NOTHING`,
+         ON CONFLICT (kind, subject_id, slice) DO NOTHING
+         RETURNING pg_notify('${FANOUT_CHANNEL}', '')`,
         [KIND_CODES[fanout.kind], fanout.subjectId, FANOUT_SLICES, fanout.actorId, fanout.storyId ?? null, fanout.chapterId ?? null, fanout.blogPostId ?? null, fanout.occurredAt],
       ),
     );

@@ -2,6 +2,9 @@ import type pg from 'pg';
 import { withPgErrors, withTransaction } from '@inkwell/pg';
 import { KIND_CODES, REASON_BITS } from '../domain/notification.js';
 
+/** The NOTIFY channel a queued fan-out raises (at commit) and the fan-out workers listen on. */
+export const FANOUT_CHANNEL = 'messaging_notification_fanouts';
+
 /** What one chunk of a fan-out did. */
 export interface FanoutChunk {
   /** The fan-out's subject, for logs. */

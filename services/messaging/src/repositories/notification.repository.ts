@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withPgErrors } from '@inkwell/pg';
-import { KIND_CODES, kindOfCode, reasonsOfBits, RETENTION_DAYS, type InboxPage, type InboxQuery, type Notification, type ReadMark } from '../domain/notification.js';
+import { KIND_CODES, kindOfCode, reasonsOfBits, RETENTION_DAYS, type HiddenNotifications, type InboxPage, type InboxQuery, type Notification, type ReadMark } from '../domain/notification.js';
 
 interface NotificationRow {
   id: string;
@@ -34,7 +34,27 @@ const VISIBLE = `n.created_at > now() - make_interval(days => ${RETENTION_DAYS})
   AND (n.story_id IS NULL OR coalesce((SELECT s.published AND NOT s.deleted FROM known_stories s WHERE s.id = n.story_id), false))
   AND (n.chapter_id IS NULL OR coalesce((SELECT c.published AND NOT c.deleted FROM known_chapters c WHERE c.id = n.chapter_id), false))`;
 
-const UNREAD_COUNT = `SELECT count(*)::int AS unread FROM notifications n WHERE n.user_id = $1 AND n.read_at IS NULL AND ${VISIBLE}`;
+/**
+ * What the owner's blocks and mutes leave out (docs/api/safety.md), with the actors in parameter
+ * $a and the tags in $t (null: none): the actor probe is on the row itself, the tag probe one
+ * primary-key lookup in the story copy, only for a row with a story when tags are muted.
+ */
+function notHidden(a: string, t: string): string {
+  return `(${a}::bigint[] IS NULL OR n.actor_id <> ALL (${a}::bigint[]))
+  AND (${t}::text[] IS NULL OR n.story_id IS NULL OR NOT coalesce((SELECT s.tag_ids && ${t}::text[] FROM known_stories s WHERE s.id = n.story_id), false))`;
+}
+
+const UNREAD_COUNT = `SELECT count(*)::int AS unread FROM notifications n WHERE n.user_id = $1 AND n.read_at IS NULL AND ${VISIBLE} AND ${notHidden('$2', '$3')}`;
+
+/** The parameters of {@link notHidden}: null for an empty set, so that nothing is probed. */
+function hiddenParams(hidden: HiddenNotifications | undefined): [string[] | null, string[] | null] {
+  return [hidden !== undefined && hidden.actorIds.length > 0 ? [...hidden.actorIds] : null, hidden !== undefined && hidden.tagIds.length > 0 ? [...hidden.tagIds] : null];
+}
+
+/** A feed token's owner and their newest $2 visible notifications; a token without any is one row of nulls on their side. */
+const FEED_BY_TOKEN = `SELECT t.user_id::text AS owner_id, n.* FROM feed_tokens t
+   LEFT JOIN LATERAL (SELECT ${COLUMNS}, n.id AS position FROM notifications n WHERE n.user_id = t.user_id AND ${VISIBLE} ORDER BY n.id DESC LIMIT $2) n ON true
+  WHERE t.token_hash = $1 ORDER BY n.position DESC`;
 
 /** How many old notifications one statement of the retention purge deletes. */
 const PURGE_BATCH = 5_000;
@@ -70,23 +90,32 @@ export class NotificationRepository {
       const { rows } = await this.pool.query<NotificationRow>(
         `SELECT ${COLUMNS} FROM notifications n
           WHERE n.user_id = $1 AND ($2::bigint IS NULL OR n.id < $2) AND ($3::boolean IS NULL OR (n.read_at IS NOT NULL) = $3)
-            AND ($4::smallint[] IS NULL OR n.kind = ANY ($4)) AND ${VISIBLE}
+            AND ($4::smallint[] IS NULL OR n.kind = ANY ($4)) AND ${VISIBLE} AND ${notHidden('$6', '$7')}
           ORDER BY n.id DESC LIMIT $5`,
-        [query.userId, query.beforeId ?? null, query.read ?? null, kinds, query.pageSize + 1],
+        [query.userId, query.beforeId ?? null, query.read ?? null, kinds, query.pageSize + 1, ...hiddenParams(query.hidden)],
       );
       return { notifications: rows.slice(0, query.pageSize).map(toNotification), more: rows.length > query.pageSize };
     });
   }
 
-  /** The newest `limit` visible notifications of a user (the private feed). */
-  async newest(userId: string, limit: number): Promise<Notification[]> {
-    return (await this.listPage({ userId, pageSize: limit })).notifications;
+  /**
+   * The owner of the feed token whose SHA-256 is `tokenHash` and their newest `limit` visible
+   * notifications (the private feed), in one statement; undefined when no token has that hash.
+   */
+  async feedByToken(tokenHash: Buffer, limit: number): Promise<{ userId: string; notifications: Notification[] } | undefined> {
+    return withPgErrors(async () => {
+      // Named: each connection plans it once (planning costs more than running it).
+      const { rows } = await this.pool.query<{ owner_id: string } & Partial<NotificationRow>>({ name: 'notifications-feed-by-token', text: FEED_BY_TOKEN, values: [tokenHash, limit] });
+      if (rows[0] === undefined) return undefined;
+      const notifications = rows.filter((row): row is typeof row & NotificationRow => row.id != null).map(toNotification);
+      return { userId: rows[0].owner_id, notifications };
+    });
   }
 
-  /** How many visible notifications of the user are unread. */
-  async unreadCount(userId: string): Promise<number> {
+  /** How many visible notifications of the user are unread, leaving out what `hidden` hides. */
+  async unreadCount(userId: string, hidden?: HiddenNotifications): Promise<number> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<{ unread: number }>(UNREAD_COUNT, [userId]);
+      const { rows } = await this.pool.query<{ unread: number }>(UNREAD_COUNT, [userId, ...hiddenParams(hidden)]);
       return rows[0]!.unread;
     });
   }
@@ -142,14 +171,6 @@ export class NotificationRepository {
     return withPgErrors(async () => {
       const { rowCount } = await this.pool.query('DELETE FROM feed_tokens WHERE user_id = $1', [userId]);
       return rowCount === 1;
-    });
-  }
-
-  /** The owner of the feed token with this hash, or undefined. */
-  async feedTokenOwner(tokenHash: Buffer): Promise<string | undefined> {
-    return withPgErrors(async () => {
-      const { rows } = await this.pool.query<{ user_id: string }>('SELECT user_id::text AS user_id FROM feed_tokens WHERE token_hash = $1', [tokenHash]);
-      return rows[0]?.user_id;
     });
   }
 

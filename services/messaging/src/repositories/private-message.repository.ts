@@ -56,6 +56,24 @@ export class PrivateMessageRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   /** The message with this id, or undefined; who may see it is the service's call. */
+  /**
+   * Hides message `id` for good (docs/api/safety.md, "Reports and moderation"): moves it from
+   * `messages` to `hidden_messages` (migration 0005), so that it leaves both mailboxes and every
+   * read. Returns false when there is no such message (unknown, or already hidden).
+   */
+  async hide(id: string): Promise<boolean> {
+    return withPgErrors(async () => {
+      return await withTransaction(this.pool, async (client) => {
+        const { rowCount } = await client.query(
+          `WITH moved AS (DELETE FROM messages WHERE id = $1 RETURNING ${COLUMNS})
+           INSERT INTO hidden_messages (${COLUMNS}) SELECT ${COLUMNS} FROM moved ON CONFLICT (id) DO NOTHING`,
+          [id],
+        );
+        return (rowCount ?? 0) > 0;
+      });
+    });
+  }
+
   async findById(id: string): Promise<PrivateMessage | undefined> {
     return withPgErrors(async () => {
       const { rows } = await this.pool.query<MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE id = $1`, [id]);
@@ -151,6 +169,7 @@ export function mailboxSql(query: MailboxQuery): MailboxSql {
   if (query.dateSentMin !== undefined) filters.push(`date_sent >= ${param(query.dateSentMin)}`);
   if (query.dateSentMax !== undefined) filters.push(`date_sent <= ${param(query.dateSentMax)}`);
   if (query.read !== undefined) filters.push(`read = ${param(query.read)}`);
+  if (query.hiddenSenderIds !== undefined && query.hiddenSenderIds.length > 0) filters.push(`sender_id <> ALL (${param(query.hiddenSenderIds)}::bigint[])`);
 
   const me = param(query.callerId);
   const branches: string[] = [];

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@inkwell/logging';
+import { eventually } from '@inkwell/testing';
 import type { FanoutChunk } from '../repositories/notification-fanout.repository.js';
 import { NotificationFanoutService } from './notification-fanout.service.js';
 
 /** A queue of chunks handed out one per runChunk; the sizes asked for are recorded. */
 class QueuedChunks {
   readonly asked: number[] = [];
+  /** How many times a worker looked for work. */
+  looked = 0;
   constructor(private readonly chunks: FanoutChunk[]) {}
+  add(queued: FanoutChunk): void {
+    this.chunks.push(queued);
+  }
   async anyQueued(): Promise<boolean> {
+    this.looked++;
     return this.chunks.length > 0;
   }
   async runChunk(size: number): Promise<FanoutChunk | undefined> {
@@ -35,5 +42,18 @@ describe('NotificationFanoutService', () => {
     while ((await queue.anyQueued()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     await service.stop();
     expect(await queue.anyQueued()).toBe(false);
+  });
+
+  it('starts at once when woken while it listens, instead of at its next poll', async () => {
+    const queue = new QueuedChunks([]);
+    const service = new NotificationFanoutService(queue, logger, { listeningIntervalMs: 600_000, workers: 1, isListening: () => true });
+    service.start();
+    // Idle now: the first look found nothing, and the next poll is ten minutes away.
+    await eventually(() => queue.asked.length === 0 && queue.looked > 0, { timeoutMs: 5_000 });
+    queue.add(chunk(4, true));
+    service.wake();
+    await eventually(async () => !(await queue.anyQueued()), { timeoutMs: 5_000, what: 'the queued chunk done after the wake-up' });
+    await service.stop();
+    expect(queue.asked).toEqual([10_000, 10_000]);
   });
 });

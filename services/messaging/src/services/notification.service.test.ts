@@ -13,9 +13,6 @@ class FixedStore implements NotificationStore {
     this.queries.push(query);
     return this.page;
   }
-  async newest(): Promise<Notification[]> {
-    return this.page.notifications;
-  }
   async unreadCount(): Promise<number> {
     return 3;
   }
@@ -36,8 +33,9 @@ class FixedStore implements NotificationStore {
     for (const [hash, owner] of this.tokens) if (owner === userId) return this.tokens.delete(hash);
     return false;
   }
-  async feedTokenOwner(hash: Buffer): Promise<string | undefined> {
-    return this.tokens.get(hash.toString('hex'));
+  async feedByToken(hash: Buffer): Promise<{ userId: string; notifications: Notification[] } | undefined> {
+    const userId = this.tokens.get(hash.toString('hex'));
+    return userId === undefined ? undefined : { userId, notifications: this.page.notifications };
   }
 }
 
@@ -68,9 +66,9 @@ describe('NotificationService', () => {
     const first = await service.createFeedToken('1', caller('1'));
     expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(store.tokens.has(first.token)).toBe(false);
-    expect((await service.feed(first.token)).userId).toBe('1');
+    expect((await service.feed(first.token, caller())).userId).toBe('1');
     await service.revokeFeedToken('1', caller('1'));
-    await expect(service.feed(first.token)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(service.feed('../etc/passwd')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.feed(first.token, caller())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(service.feed('../etc/passwd', caller())).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

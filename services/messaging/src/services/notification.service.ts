@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError } from '@inkwell/errors';
-import { decodeAfter, encodeAfter, FEED_SIZE, isNotificationId, pageSizeOf, type Notification, type NotificationKind, type ReadMark } from '../domain/notification.js';
+import { decodeAfter, encodeAfter, FEED_SIZE, isNotificationId, pageSizeOf, type HiddenNotifications, type Notification, type NotificationKind, type ReadMark } from '../domain/notification.js';
 import type { NotificationRepository } from '../repositories/notification.repository.js';
-import type { Caller } from './private-message.service.js';
+import type { Caller, UserRelations } from './private-message.service.js';
 
 /** What the inbox rules read and write: NotificationRepository, or a memory store in unit tests. */
 export type NotificationStore = Pick<
   NotificationRepository,
-  'listPage' | 'unreadCount' | 'setRead' | 'findVisible' | 'markRead' | 'saveFeedToken' | 'deleteFeedToken' | 'feedTokenOwner' | 'newest'
+  'listPage' | 'unreadCount' | 'setRead' | 'findVisible' | 'markRead' | 'saveFeedToken' | 'deleteFeedToken' | 'feedByToken'
 >;
 
 /** A list request as the transport hands it over. */
@@ -48,9 +48,15 @@ function hashToken(token: string): Buffer {
  * sees, counts and marks their own visible notifications; anyone else's, and a path naming
  * another user, is NOT_FOUND. The access options of NotificationService admit only signed-in
  * users with the read_notifications scope, except the feed, whose token is its credential.
+ * With `relations`, the list, every unread count and the feed leave out what the owner's blocks and
+ * mutes hide (docs/api/safety.md), asked of the users service once per page, so that a block or
+ * mute counts at once, also for notifications written before it.
  */
 export class NotificationService {
-  constructor(private readonly notifications: NotificationStore) {}
+  constructor(
+    private readonly notifications: NotificationStore,
+    private readonly relations?: Pick<UserRelations, 'relationsOf'>,
+  ) {}
 
   /** One page of the caller's notifications, newest first, with their unread count (whatever the filters). */
   async list(request: InboxRequest, caller: Caller): Promise<InboxListing> {
@@ -61,15 +67,17 @@ export class NotificationService {
       if (beforeId === undefined) throw AppError.badParameter('page[cursor]', 'The cursor is malformed. Use links.next of the previous page.', 'invalid_cursor');
     }
     const pageSize = pageSizeOf(request.pageSize);
+    const hidden = await this.hiddenFor(userId, caller);
     const [page, unread] = await Promise.all([
       this.notifications.listPage({
         userId,
         pageSize,
+        ...(hidden === undefined ? {} : { hidden }),
         ...(beforeId === undefined ? {} : { beforeId }),
         ...(request.read === undefined ? {} : { read: request.read }),
         ...(request.kinds === undefined ? {} : { kinds: request.kinds }),
       }),
-      this.notifications.unreadCount(userId),
+      this.notifications.unreadCount(userId, hidden),
     ]);
     const last = page.notifications.at(-1);
     return { notifications: page.notifications, nextAfter: page.more && last !== undefined ? encodeAfter(last.id) : '', unread };
@@ -88,14 +96,14 @@ export class NotificationService {
     const userId = signedInUser(caller);
     const notification = isNotificationId(id) ? await this.notifications.setRead(id, userId, read) : undefined;
     if (notification === undefined) throw AppError.notFound('notification');
-    return { notification, unread: await this.notifications.unreadCount(userId) };
+    return { notification, unread: await this.notifications.unreadCount(userId, await this.hiddenFor(userId, caller)) };
   }
 
   /** Marks the caller's visible unread notifications read up to `mark`; returns how many, and the unread count after. */
   async markRead(pathUserId: string, mark: ReadMark, caller: Caller): Promise<{ marked: number; unread: number }> {
     const userId = ownInbox(pathUserId, caller);
     const marked = await this.notifications.markRead(userId, mark);
-    return { marked, unread: await this.notifications.unreadCount(userId) };
+    return { marked, unread: await this.notifications.unreadCount(userId, await this.hiddenFor(userId, caller)) };
   }
 
   /** A new private feed token for the caller, replacing any previous one (which stops working at once). */
@@ -116,11 +124,24 @@ export class NotificationService {
    * private Atom feed. NOT_FOUND for anything that is not a live token, so a feed URL reveals
    * nothing once revoked or replaced.
    */
-  async feed(token: string): Promise<{ userId: string; notifications: Notification[] }> {
-    const userId = FEED_TOKEN.test(token) ? await this.notifications.feedTokenOwner(hashToken(token)) : undefined;
-    if (userId === undefined) throw AppError.notFound('feed');
-    return { userId, notifications: await this.notifications.newest(userId, FEED_SIZE) };
+  async feed(token: string, caller: Caller): Promise<{ userId: string; notifications: Notification[] }> {
+    const feed = FEED_TOKEN.test(token) ? await this.notifications.feedByToken(hashToken(token), FEED_SIZE) : undefined;
+    if (feed === undefined) throw AppError.notFound('feed');
+    const hidden = await this.hiddenFor(feed.userId, caller);
+    if (hidden === undefined) return feed;
+    // Only an owner who blocks or mutes someone pays for a second read, with the filter.
+    const page = await this.notifications.listPage({ userId: feed.userId, pageSize: FEED_SIZE, hidden });
+    return { userId: feed.userId, notifications: page.notifications };
   }
+
+  /** What `userId`'s blocks and mutes hide; undefined when nothing is (or without `relations`). */
+  private async hiddenFor(userId: string, caller: Caller): Promise<HiddenNotifications | undefined> {
+    if (this.relations === undefined) return undefined;
+    const relations = await this.relations.relationsOf(userId, caller);
+    const hidden = { actorIds: [...relations.blockedUserIds, ...relations.mutedAuthorIds], tagIds: relations.mutedTagIds };
+    return hidden.actorIds.length === 0 && hidden.tagIds.length === 0 ? undefined : hidden;
+  }
+
 }
 
 function signedInUser(caller: Caller): string {

@@ -94,3 +94,29 @@ describe('PrivateMessageService mailboxes', () => {
     await expect(messages.list({ userId: 'me' }, ada)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
+
+describe('PrivateMessageService blocks (docs/api/safety.md, "Blocking")', () => {
+  it('refuses a message either way between users one of whom blocks the other, exactly as one to nobody', async () => {
+    const { messages, relations, store } = memoryMessaging(['1', '2']);
+    relations.blocks.add('1:2');
+    const toNobody = await messages.send('9', draft, ada).catch((error: unknown) => error);
+    for (const [to, from] of [['2', ada], ['1', grace]] as const) {
+      const refused = await messages.send(to, draft, from).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'NOT_FOUND', message: (toNobody as Error).message });
+    }
+    expect(store.messages.size).toBe(0);
+  });
+
+  it('hides the messages of a user the caller blocks from their lists and reads while the block stands, not from the sender', async () => {
+    const { messages, relations } = memoryMessaging(['1', '2', '3']);
+    const fromGrace = await messages.send('1', draft, grace);
+    const fromAlan = await messages.send('1', draft, alan);
+    relations.blocks.add('1:2');
+    expect((await messages.list({ userId: '1' }, ada)).messages.map((message) => message.id)).toEqual([fromAlan.id]);
+    expect((await messages.list({ userId: '2' }, ada)).total).toBe(0);
+    await expect(messages.get(fromGrace.id, ada)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await messages.get(fromGrace.id, grace)).toMatchObject({ id: fromGrace.id });
+    relations.blocks.delete('1:2');
+    expect(await messages.get(fromGrace.id, ada)).toMatchObject({ id: fromGrace.id });
+  });
+});

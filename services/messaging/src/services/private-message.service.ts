@@ -4,12 +4,16 @@ import { buildMailboxQuery, type MailboxRequest } from '../domain/mailbox-query.
 import { isParty, isStorageId, normaliseSubject, type Draft, type PrivateMessage } from '../domain/private-message.js';
 import type { PrivateMessageRepository } from '../repositories/private-message.repository.js';
 import type { UserDirectoryRepository } from '../repositories/user-directory.repository.js';
+import type { UserRelationsRepository } from '../repositories/user-relations.repository.js';
 
 /** What the message rules read and write of messages: PrivateMessageRepository, or a memory store in unit tests. */
 export type MessageStore = Pick<PrivateMessageRepository, 'findById' | 'create' | 'setRead' | 'listPage'>;
 
 /** Whether a user exists, asked of the users service (UserDirectoryRepository). */
 export type UserDirectory = Pick<UserDirectoryRepository, 'exists'>;
+
+/** Blocks between users, asked of the users service (UserRelationsRepository). */
+export type UserRelations = Pick<UserRelationsRepository, 'blockedEitherWay' | 'relationsOf'>;
 
 /** Who is asking, as far as the messaging rules care (the gRPC caller context fits). */
 export interface Caller {
@@ -35,11 +39,16 @@ export interface MessageChanges {
  * caller only ever sees messages they sent or received; everything else is NOT_FOUND, as if it
  * did not exist. Every method acts for a signed-in user: the access options of MessagingService
  * admit no other caller, and the request rules have checked ids, drafts and list parameters.
+ * Blocks (docs/api/safety.md, "Blocking"): a message between two users one of whom blocks the
+ * other is refused exactly as a message to nobody (NOT_FOUND user), so the sender learns nothing;
+ * and messages from the users the caller blocks are left out of every read, so that one sent
+ * while the block was being made is never shown to the blocker.
  */
 export class PrivateMessageService {
   constructor(
     private readonly messages: MessageStore,
     private readonly users: UserDirectory,
+    private readonly relations: UserRelations,
   ) {}
 
   /** Message `id` if the caller sent or received it; NOT_FOUND otherwise. */
@@ -47,6 +56,7 @@ export class PrivateMessageService {
     const userId = signedInUser(caller);
     const message = isStorageId(id) ? await this.messages.findById(id) : undefined;
     if (message === undefined || !isParty(message, userId)) throw AppError.notFound('private message');
+    if (message.senderId !== userId && (await this.blockedSenders(userId, caller)).includes(message.senderId)) throw AppError.notFound('private message');
     return message;
   }
 
@@ -59,7 +69,7 @@ export class PrivateMessageService {
   async list(request: MailboxRequest, caller: Caller): Promise<MailboxListing> {
     const userId = signedInUser(caller);
     if (!isStorageId(request.userId)) throw AppError.notFound('user');
-    const query = buildMailboxQuery(userId, request);
+    const query = { ...buildMailboxQuery(userId, request), hiddenSenderIds: await this.blockedSenders(userId, caller) };
 
     const page = await this.messages.listPage(query);
     if (page.total === 0 && query.otherId !== undefined && !(await this.users.exists(query.otherId, caller))) {
@@ -82,7 +92,12 @@ export class PrivateMessageService {
    */
   async send(recipientId: string, draft: Draft, caller: Caller, signal?: AbortSignal): Promise<PrivateMessage> {
     const senderId = signedInUser(caller);
-    if (!isStorageId(recipientId) || !(await this.users.exists(recipientId, caller))) throw AppError.notFound('user');
+    if (!isStorageId(recipientId)) throw AppError.notFound('user');
+    const [exists, blocked] = await Promise.all([
+      this.users.exists(recipientId, caller),
+      recipientId === senderId ? false : this.relations.blockedEitherWay(senderId, recipientId, caller),
+    ]);
+    if (!exists || blocked) throw AppError.notFound('user');
     const contentHtml = await renderMarkdown(draft.content, { pointer: '/data/attributes/content', caller, signal });
     return this.messages.create({
       senderId,
@@ -91,6 +106,11 @@ export class PrivateMessageService {
       content: draft.content,
       contentHtml,
     }, signal);
+  }
+
+  /** The users `userId` blocks: their messages are hidden from `userId`. */
+  private async blockedSenders(userId: string, caller: Caller): Promise<string[]> {
+    return (await this.relations.relationsOf(userId, caller)).blockedUserIds;
   }
 
   /**

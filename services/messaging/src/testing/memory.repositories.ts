@@ -1,5 +1,7 @@
 import type { AppliedStory } from '@inkwell/known-stories';
 import { MemorySequence } from '@inkwell/testing/memory';
+import { create } from '@bufbuild/protobuf';
+import { GetRelationsResponseSchema, type GetRelationsResponse } from '@inkwell/proto/users';
 import type { NotificationKind } from '../domain/notification.js';
 import type { StoryChange } from '../domain/notification-event.js';
 import type { AppliedChapter, FanoutRequest, SingleNotification } from '../repositories/notification-event.repository.js';
@@ -7,7 +9,7 @@ import type { NotificationEventStore } from '../services/notification-event.serv
 import { PAGE_TEXT_BUDGET_BYTES, type MailboxQuery } from '../domain/mailbox-query.js';
 import { isParty, type PrivateMessage } from '../domain/private-message.js';
 import type { MailboxPage, NewMessage } from '../repositories/private-message.repository.js';
-import { PrivateMessageService, type MessageStore, type UserDirectory } from '../services/private-message.service.js';
+import { PrivateMessageService, type MessageStore, type UserDirectory, type UserRelations } from '../services/private-message.service.js';
 
 /** PrivateMessageRepository in memory: increasing numeric ids, the same mailbox query semantics and text budget as the SQL. */
 export class MemoryMessageRepository implements MessageStore {
@@ -64,6 +66,7 @@ function passesFilters(message: PrivateMessage, query: MailboxQuery): boolean {
   if (query.dateSentMin !== undefined && message.dateSent < query.dateSentMin) return false;
   if (query.dateSentMax !== undefined && message.dateSent > query.dateSentMax) return false;
   if (query.read !== undefined && message.read !== query.read) return false;
+  if (query.hiddenSenderIds?.includes(message.senderId) === true) return false;
   return true;
 }
 
@@ -76,11 +79,26 @@ export class MemoryUserDirectory implements UserDirectory {
   }
 }
 
+/** The users service's blocks, as `blocker:blocked` pairs (mutes play no part in messages). */
+export class MemoryUserRelations implements UserRelations {
+  readonly blocks = new Set<string>();
+
+  async blockedEitherWay(userId: string, otherUserId: string): Promise<boolean> {
+    return this.blocks.has(`${userId}:${otherUserId}`) || this.blocks.has(`${otherUserId}:${userId}`);
+  }
+
+  async relationsOf(userId: string): Promise<GetRelationsResponse> {
+    const blockedUserIds = [...this.blocks].filter((pair) => pair.startsWith(`${userId}:`)).map((pair) => pair.slice(userId.length + 1));
+    return create(GetRelationsResponseSchema, { blockedUserIds });
+  }
+}
+
 /** PrivateMessageService over memory repositories, with users `userIds`; the stores to arrange and inspect. */
-export function memoryMessaging(userIds: readonly string[]): { messages: PrivateMessageService; store: MemoryMessageRepository; users: MemoryUserDirectory } {
+export function memoryMessaging(userIds: readonly string[]): { messages: PrivateMessageService; store: MemoryMessageRepository; users: MemoryUserDirectory; relations: MemoryUserRelations } {
   const store = new MemoryMessageRepository();
   const users = new MemoryUserDirectory(new Set(userIds));
-  return { messages: new PrivateMessageService(store, users), store, users };
+  const relations = new MemoryUserRelations();
+  return { messages: new PrivateMessageService(store, users, relations), store, users, relations };
 }
 
 /**

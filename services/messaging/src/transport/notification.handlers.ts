@@ -29,8 +29,8 @@ export function notificationHandlers(notifications: NotificationService): Servic
     async revokeFeedToken(request, ctx) {
       return { revoked: await notifications.revokeFeedToken(request.userId, ctx.caller) };
     },
-    async listNotificationsByFeedToken(request) {
-      const feed = await notifications.feed(request.token);
+    async listNotificationsByFeedToken(request, ctx) {
+      const feed = await notifications.feed(request.token, ctx.caller);
       return { userId: feed.userId, notifications: feed.notifications.map(toProtoNotification) };
     },
   };
