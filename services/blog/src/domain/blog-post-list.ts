@@ -30,6 +30,8 @@ export interface BlogPostFilter {
   /** Inclusive; millisecond precision like the stored dates. */
   datePostedMin?: Date;
   datePostedMax?: Date;
+  /** By NONE of these authors: the users the caller blocks, with filter[hide_blocked] (docs/api/safety.md). */
+  hiddenAuthorIds?: string[];
 }
 
 /** Where a page starts: the sort value and id of the last post of the previous page. */

@@ -107,7 +107,7 @@ export class BlogPostRepository {
       return `$${params.length}`;
     };
     const from = ['blog_posts p'];
-    const where: string[] = [];
+    const where: string[] = ['p.hidden_at IS NULL'];
     let rank: string | undefined;
     if (query.query !== '') {
       from.push(`websearch_to_tsquery('english', ${param(query.query)}) q`);
@@ -117,6 +117,7 @@ export class BlogPostRepository {
     const filter = query.filter;
     if (filter.ids !== undefined) where.push(`p.id = ANY(${param(filter.ids)}::bigint[])`);
     if (filter.authorId !== undefined) where.push(`p.author_id = ${param(filter.authorId)}::bigint`);
+    if (filter.hiddenAuthorIds !== undefined && filter.hiddenAuthorIds.length > 0) where.push(`p.author_id <> ALL (${param(filter.hiddenAuthorIds)}::bigint[])`);
     if (filter.tags !== undefined) where.push(`p.tags && ${param(filter.tags)}::text[]`);
     if (filter.sitePost !== undefined) where.push(`p.site_post = ${param(filter.sitePost)}`);
     if (filter.sitePostTag !== undefined) where.push(`p.site_post_tag = ${param(filter.sitePostTag)}`);
@@ -175,7 +176,7 @@ export class BlogPostRepository {
         const { rowCount } = await client.query(
           `UPDATE blog_posts SET title = COALESCE($2, title), content = COALESCE($3, content), content_html = COALESCE($4, content_html),
              intro = COALESCE($5, intro), tags = COALESCE($6::text[], tags), date_modified = ${NOW}
-           WHERE id = $1 AND NOT site_post`,
+           WHERE id = $1 AND NOT site_post AND hidden_at IS NULL`,
           [id, update.title ?? null, update.content?.markdown ?? null, update.content?.html ?? null, update.content?.intro ?? null, update.tags ?? null],
         );
         if (rowCount === 0) return undefined;
@@ -194,13 +195,36 @@ export class BlogPostRepository {
   async delete(id: string): Promise<boolean> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
-        const { rows } = await client.query<{ id: string }>('SELECT id::text AS id FROM blog_posts WHERE id = $1 AND NOT site_post FOR UPDATE', [id]);
+        const { rows } = await client.query<{ id: string }>('SELECT id::text AS id FROM blog_posts WHERE id = $1 AND NOT site_post AND hidden_at IS NULL FOR UPDATE', [id]);
         if (rows.length === 0) return false;
         const last = (await selectPost(client, id, false))!;
         const storyIds = await storedStoryIds(client, id);
         await client.query('DELETE FROM blog_posts WHERE id = $1', [id]);
         await appendEvent(client, { key: id, payload: blogPostDeleted(last, storyIds) });
         return true;
+      });
+    });
+  }
+
+  /**
+   * Hides posts for good (docs/api/safety.md, "Reports and moderation"): post `id`, or with
+   * `byAuthor` every post of that user. Each leaves every read, list, search and feed, and writes
+   * `BlogPostDeleted` (its last state), so that everything derived from it goes as if it had been
+   * deleted; the row stays. Already hidden or unknown posts are skipped; returns how many were hidden.
+   */
+  async hide(target: { id: string } | { byAuthor: string }): Promise<number> {
+    return withPgErrors(async () => {
+      return await withTransaction(this.pool, async (client) => {
+        const { rows } = 'id' in target
+          ? await client.query<{ id: string }>('SELECT id::text AS id FROM blog_posts WHERE id = $1 AND hidden_at IS NULL ORDER BY id FOR UPDATE', [target.id])
+          : await client.query<{ id: string }>('SELECT id::text AS id FROM blog_posts WHERE author_id = $1 AND hidden_at IS NULL ORDER BY id FOR UPDATE', [target.byAuthor]);
+        for (const { id } of rows) {
+          const last = (await selectPost(client, id, false))!;
+          const storyIds = await storedStoryIds(client, id);
+          await client.query(`UPDATE blog_posts SET hidden_at = ${NOW} WHERE id = $1`, [id]);
+          await appendEvent(client, { key: id, payload: blogPostDeleted(last, storyIds) });
+        }
+        return rows.length;
       });
     });
   }
@@ -230,7 +254,7 @@ export class BlogPostRepository {
 
 async function selectPost(db: Queryable, id: string, includeContent: boolean): Promise<BlogPost | undefined> {
   const columns = includeContent ? `${COLUMNS}, ${CONTENT_COLUMNS}` : COLUMNS;
-  const { rows } = await db.query<BlogPostRow>(`SELECT ${columns} FROM blog_posts p WHERE p.id = $1`, [id]);
+  const { rows } = await db.query<BlogPostRow>(`SELECT ${columns} FROM blog_posts p WHERE p.id = $1 AND p.hidden_at IS NULL`, [id]);
   return rows[0] && toBlogPost(rows[0]);
 }
 

@@ -43,7 +43,7 @@ const SORT_FIELDS: Readonly<Partial<Record<BlogPostSortField, SortField>>> = {
 export function fromListRequest(request: ListBlogPostsRequest): ListRequest {
   return {
     query: request.query,
-    filter: fromFilter(request.filter),
+    filter: { ...fromFilter(request.filter), ...(request.hiddenAuthorIds.length > 0 ? { hiddenAuthorIds: request.hiddenAuthorIds } : {}) },
     sort: fromSort(request.sort),
     pageSize: request.pageSize,
     after: request.after,
