@@ -28,6 +28,8 @@ const schema = serviceEnv('WEBHOOKS', { grpc: 50056, metrics: 9156 }, { redis: f
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   WEBHOOK_ENDPOINT_RATE: z.coerce.number().int().min(1).max(1_000).default(20),
+  // Pending deliveries an endpoint may have; beyond it the oldest fail (docs/api/webhooks.md, "Backlog cap").
+  WEBHOOK_ENDPOINT_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
 });
 

@@ -41,14 +41,22 @@ runService({
     let stopRetention: (() => void) | undefined;
     return {
       server: createWebhooksServer({ logger, verifier: auth.verifier, metrics, endpoints: parts.endpoints }),
-      consumers: [createEventIntakeConsumer({ kafka, logger, pool, apps: parts.apps, apiBaseUrl })],
+      consumers: [createEventIntakeConsumer({ kafka, logger, pool, apps: parts.apps, apiBaseUrl, maxPendingPerEndpoint: config.WEBHOOK_ENDPOINT_MAX_PENDING })],
       started: () => {
         parts.worker.start();
         stopRetention = parts.startRetention();
       },
       closers: {
         beforeServer: [{ name: 'delivery log retention', close: async () => stopRetention?.() }],
-        afterEventWork: [{ name: 'delivery worker', close: () => parts.worker.stop() }],
+        afterEventWork: [
+          {
+            name: 'delivery worker',
+            close: async () => {
+              await parts.worker.stop();
+              parts.sender.close();
+            },
+          },
+        ],
         beforePool: [{ name: 'users client', close: () => users.close() }],
       },
     };

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { AddressPolicy } from './delivery/address-guard.js';
 import { DeliveryWorker, type DeliveryWorkerLimits } from './delivery/delivery-worker.js';
 import { deliveryMetrics } from './delivery/delivery-metrics.js';
+import { listenForDeliveries } from './delivery/delivery-wakeups.js';
 import { startLogRetention } from './delivery/log-retention.js';
 import type { Resolver } from './delivery/guarded-lookup.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
@@ -71,6 +72,6 @@ export function wireWebhooks(input: WebhooksWiringInput): WebhooksParts {
     logger: input.logger,
     ...(input.metrics ? { observer: deliveryMetrics(input.metrics) } : {}),
   });
-  const worker = new DeliveryWorker({ deliveries, service, logger: input.logger, limits: input.limits });
+  const worker = new DeliveryWorker({ deliveries, service, logger: input.logger, limits: input.limits, wakeups: (wake) => listenForDeliveries(input.pool, input.logger, wake) });
   return { apps, endpoints, worker, sender, startRetention: () => startLogRetention(deliveries, input.logger) };
 }

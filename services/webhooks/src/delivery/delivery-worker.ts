@@ -25,6 +25,8 @@ export interface DeliveryWorkerOptions {
   service: Pick<DeliveryService, 'attempt'>;
   logger: Logger;
   limits?: Partial<DeliveryWorkerLimits>;
+  /** Starts telling the worker when deliveries were queued (listenForDeliveries); returns what stops it. Without it the worker only polls. */
+  wakeups?: (wake: () => void) => () => Promise<void>;
 }
 
 /**
@@ -32,7 +34,8 @@ export interface DeliveryWorkerOptions {
  * LOCKED with a lease, so replicas share the queue), at most `perEndpointConcurrency` in flight
  * and `perEndpointRate` started per second per endpoint, `concurrency` in all: an endpoint that
  * is slow or at its cap is left out of the next claims (one with room gets only that much), so it
- * never delays the others.
+ * never delays the others. It claims again as soon as deliveries are queued (`wakeups`) or an
+ * attempt ends, and polls every `pollIntervalMs` for retries that fall due.
  */
 export class DeliveryWorker {
   readonly #options: DeliveryWorkerOptions;
@@ -44,6 +47,9 @@ export class DeliveryWorker {
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  /** Set by a wake-up that came while the loop was claiming: the next pause ends at once. */
+  #woken = false;
+  #stopWakeups: (() => Promise<void>) | undefined;
 
   constructor(options: DeliveryWorkerOptions) {
     this.#options = options;
@@ -54,12 +60,14 @@ export class DeliveryWorker {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#stopWakeups = this.#options.wakeups?.(() => this.#wakeUp());
     this.#loop = this.#run();
   }
 
   /** Stops claiming and waits for the attempts in flight. */
   async stop(): Promise<void> {
     this.#running = false;
+    await this.#stopWakeups?.();
     this.#wake?.();
     await this.#loop;
     await Promise.allSettled([...this.#tasks]);
@@ -105,7 +113,7 @@ export class DeliveryWorker {
         if (left === 0) this.#inFlight.delete(endpoint);
         else this.#inFlight.set(endpoint, left);
         this.#tasks.delete(task);
-        this.#wake?.();
+        this.#wakeUp();
       });
     this.#tasks.add(task);
   }
@@ -136,13 +144,25 @@ export class DeliveryWorker {
     return { full: [...full], remaining };
   }
 
+  /** Ends the current pause, or the next one if the loop is claiming now. */
+  #wakeUp(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
   #pause(ms: number): Promise<void> {
+    if (this.#woken) {
+      this.#woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.#woken = false;
+        this.#wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.#wake = done;
     });
   }

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { AddressPolicy } from './address-guard.js';
 import { AddressRefusedError, guardedLookup, systemResolver, type Resolver } from './guarded-lookup.js';
@@ -38,17 +38,30 @@ export interface WebhookSenderOptions {
 const USER_AGENT = 'Inkwell-Webhooks/1';
 
 /**
+ * How long an idle kept-alive connection stays open: below the 5 s most servers keep theirs (Node's
+ * default), and shorter still when a response announces less (`Keep-Alive: timeout=…`).
+ */
+const IDLE_CONNECTION_MS = 4_000;
+/** Idle connections kept per origin. */
+const IDLE_CONNECTIONS_PER_ORIGIN = 4;
+
+/**
  * Makes the HTTP POSTs of deliveries under the rules of docs/api/webhooks.md, "Outbound safety":
  * https only (http to allowlisted hosts), the resolved address checked at connect time by the
- * guarded lookup (an IP literal host is checked before connecting), redirects never followed (a
- * 3xx fails), one connection per attempt, a 10 s deadline for the whole attempt, and at most
- * `maxResponseBytes` of the body read before the connection is dropped.
+ * guarded lookup (an IP literal host is checked before connecting; a kept-alive connection is
+ * one whose address was checked when it was opened), redirects never followed (a 3xx fails), a
+ * 10 s deadline for the whole attempt, and at most `maxResponseBytes` of the body read before the
+ * connection is dropped. Connections are kept alive per origin for a few seconds (so an endpoint
+ * receiving a stream of deliveries does not pay a connection, or a TLS handshake, for each); an
+ * attempt whose reused connection turns out closed by the receiver is made again at once on a new one.
  */
 export class WebhookSender {
   readonly #policy: AddressPolicy;
   readonly #lookup: ReturnType<typeof guardedLookup>;
   readonly #timeoutMs: number;
   readonly #maxResponseBytes: number;
+  readonly #httpAgent = new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: IDLE_CONNECTIONS_PER_ORIGIN, scheduling: 'lifo' });
+  readonly #httpsAgent = new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxFreeSockets: IDLE_CONNECTIONS_PER_ORIGIN, scheduling: 'lifo' });
 
   constructor(options: WebhookSenderOptions) {
     this.#policy = options.policy;
@@ -76,30 +89,44 @@ export class WebhookSender {
   }
 
   /** Sends one attempt; never throws (every failure is an outcome). */
-  send(attempt: AttemptRequest, signal?: AbortSignal): Promise<AttemptOutcome> {
-    if (this.refusal(attempt.url) !== undefined) return Promise.resolve({ ok: false, error: 'address_refused' });
-    const url = new URL(attempt.url);
+  async send(attempt: AttemptRequest, signal?: AbortSignal): Promise<AttemptOutcome> {
+    if (this.refusal(attempt.url) !== undefined) return { ok: false, error: 'address_refused' };
     const started = performance.now();
+    const first = await this.#post(attempt, started, true, signal);
+    // A kept-alive connection the receiver closed meanwhile fails before anything was answered: once more on a new one.
+    return first.staleConnection ? (await this.#post(attempt, started, false, signal)).outcome : first.outcome;
+  }
+
+  /** Closes the idle kept-alive connections (the process is stopping). */
+  close(): void {
+    this.#httpAgent.destroy();
+    this.#httpsAgent.destroy();
+  }
+
+  /** One POST, within what is left of the attempt's deadline; `staleConnection` when a reused connection was found closed. */
+  #post(attempt: AttemptRequest, started: number, reuse: boolean, signal?: AbortSignal): Promise<{ outcome: AttemptOutcome; staleConnection?: boolean }> {
+    const url = new URL(attempt.url);
     const body = Buffer.from(attempt.body, 'utf8');
-    return new Promise<AttemptOutcome>((resolve) => {
+    const https = url.protocol === 'https:';
+    return new Promise((resolve) => {
       let settled = false;
-      const finish = (outcome: AttemptOutcome) => {
+      const finish = (outcome: AttemptOutcome, staleConnection = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
+        resolve({ outcome, staleConnection });
       };
-      const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      const request = (https ? httpsRequest : httpRequest)(url, {
         method: 'POST',
-        agent: false,
+        agent: reuse ? (https ? this.#httpsAgent : this.#httpAgent) : false,
         lookup: this.#lookup,
         headers: { ...attempt.headers, 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': USER_AGENT },
       });
       const timer = setTimeout(() => {
         finish({ ok: false, error: 'timeout' });
         request.destroy();
-      }, this.#timeoutMs);
+      }, Math.max(0, this.#timeoutMs - (performance.now() - started)));
       const onAbort = () => {
         finish({ ok: false, error: 'timeout' });
         request.destroy();
@@ -112,7 +139,10 @@ export class WebhookSender {
         finish({ ok, statusCode, latencyMs, ...(ok ? {} : { error: statusCode >= 300 && statusCode < 400 ? 'redirect' : 'http_status' }) });
         this.#drain(response, () => request.destroy());
       });
-      request.on('error', (error: NodeJS.ErrnoException) => finish({ ok: false, error: attemptError(error) }));
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        const stale = reuse && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        finish({ ok: false, error: attemptError(error) }, stale);
+      });
       request.end(body);
     });
   }

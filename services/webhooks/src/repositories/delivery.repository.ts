@@ -3,6 +3,7 @@ import { appendEvent } from '@inkwell/events';
 import { withPgErrors, withTransaction } from '@inkwell/pg';
 import { endpointDisabled } from '../events/endpoint.events.js';
 import type { Delivery, DeliveryStatus } from '../domain/endpoint.js';
+import { GroupCommit } from './group-commit.js';
 
 interface DeliveryRow {
   id: string;
@@ -85,6 +86,27 @@ export interface ClaimOptions {
 export class DeliveryRepository {
   constructor(private readonly pool: pg.Pool) {}
 
+  /** Successes waiting to be written together (recordSuccess). */
+  readonly #successes = new GroupCommit<{ deliveryId: string; endpointId: string; responseCode: number | null; latencyMs: number | null }>((successes) =>
+    withPgErrors(() =>
+      withTransaction(this.pool, async (client) => {
+        // The endpoint rows first (in id order), then the deliveries: the order of every transaction that changes both.
+        await client.query(
+          `UPDATE endpoints SET failing_since = NULL
+            WHERE id IN (SELECT id FROM endpoints WHERE id = ANY ($1::bigint[]) AND failing_since IS NOT NULL ORDER BY id FOR UPDATE)`,
+          [[...new Set(successes.map((success) => success.endpointId))]],
+        );
+        await client.query(
+          `UPDATE deliveries d SET status = 'succeeded', attempts = d.attempts + 1, last_response_code = s.code, last_error = '', latency_ms = s.latency,
+             last_attempt_at = now(), next_attempt_at = NULL, claimed_until = NULL
+             FROM unnest($1::bigint[], $2::int[], $3::int[]) AS s (id, code, latency)
+            WHERE d.id = s.id AND d.status = 'pending'`,
+          [successes.map((success) => success.deliveryId), successes.map((success) => success.responseCode), successes.map((success) => success.latencyMs)],
+        );
+      }),
+    ),
+  );
+
   /**
    * Claims due pending deliveries of active endpoints, oldest first, at most `perEndpoint` per
    * endpoint so that one endpoint's backlog cannot fill a claim (docs/api/webhooks.md, "Retries"):
@@ -140,19 +162,12 @@ export class DeliveryRepository {
     });
   }
 
-  /** Records a 2xx: the delivery succeeded, and the endpoint's run of failures ends. */
+  /**
+   * Records a 2xx: the delivery succeeded, and the endpoint's run of failures ends. Successes that
+   * end while one is being written are written together, in one transaction (GroupCommit).
+   */
   async recordSuccess(delivery: ClaimedDelivery, attempt: AttemptRecord): Promise<void> {
-    await withPgErrors(() =>
-      withTransaction(this.pool, async (client) => {
-        // The endpoint row first, then the delivery: the order of every transaction that changes both.
-        await client.query('UPDATE endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [delivery.endpointId]);
-        await client.query(
-          `UPDATE deliveries SET status = 'succeeded', attempts = attempts + 1, last_response_code = $2, last_error = '', latency_ms = $3,
-             last_attempt_at = now(), next_attempt_at = NULL, claimed_until = NULL WHERE id = $1 AND status = 'pending'`,
-          [delivery.id, attempt.responseCode ?? null, attempt.latencyMs ?? null],
-        );
-      }),
-    );
+    await this.#successes.add({ deliveryId: delivery.id, endpointId: delivery.endpointId, responseCode: attempt.responseCode ?? null, latencyMs: attempt.latencyMs ?? null });
   }
 
   /**

@@ -1,48 +1,108 @@
 import { withPgErrors, type Queryable } from '@inkwell/pg';
-import type { WebhookEvent } from '../domain/webhook-event.js';
+
+/** The NOTIFY channel on which queued deliveries wake the delivery workers. */
+export const DELIVERIES_CHANNEL = 'webhooks_deliveries';
+
+/** An active endpoint and what it subscribed to. */
+export interface SubscribedEndpoint {
+  id: string;
+  appId: string;
+  eventTypes: readonly string[];
+}
+
+/** An event as deliveries send it: for a private one, the user it concerns and the scope an app needs from them. */
+export interface StoredEvent {
+  id: string;
+  type: string;
+  occurredAt: Date;
+  userId?: string;
+  scope?: string;
+  payload: string;
+}
+
+/** One delivery to queue: an event for an endpoint. */
+export interface QueuedDelivery {
+  endpointId: string;
+  eventId: string;
+  eventTime: Date;
+}
 
 /**
- * What the intake writes, in the consumer's transaction (so exactly once per Kafka event): the
- * event with its fixed payload, one pending delivery per matching active endpoint (set-based and
- * idempotent: unique (endpoint, event)), and the copies visibility is derived from.
+ * What the intake writes, in the consumer's transaction (so exactly once per Kafka event, a batch
+ * of events at a time): the events with their fixed payloads, one pending delivery per matching
+ * active endpoint (set-based and idempotent: unique (endpoint, event)), and the copies visibility
+ * is derived from.
  */
 export class EventIntakeRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** The apps with an active endpoint subscribed to `type`. */
-  async subscribedApps(type: string): Promise<string[]> {
+  /** The active endpoints subscribed to any of `types`, with the app each belongs to. */
+  async subscribedEndpoints(types: readonly string[]): Promise<SubscribedEndpoint[]> {
     return withPgErrors(async () => {
-      const { rows } = await this.db.query<{ app_id: string }>('SELECT DISTINCT app_id FROM endpoints WHERE active AND $1 = ANY (event_types)', [type]);
-      return rows.map((row) => row.app_id);
+      const { rows } = await this.db.query<{ id: string; app_id: string; event_types: string[] }>(
+        'SELECT id::text AS id, app_id, event_types FROM endpoints WHERE active AND event_types && $1::text[] ORDER BY id',
+        [[...types]],
+      );
+      return rows.map((row) => ({ id: row.id, appId: row.app_id, eventTypes: row.event_types }));
     });
   }
 
   /**
-   * Stores `event` and queues it, due now, for every active endpoint subscribed to its type (of
-   * the apps `onlyApps`, when given). Returns how many deliveries were queued; an event no
-   * endpoint takes is not stored.
+   * Stores `events` (each with its fixed payload) and queues `deliveries`, due now, in the order
+   * given (so that the queue's oldest-first order follows the events'), for the endpoints still
+   * active; set-based and idempotent (unique (endpoint, event)). Wakes the delivery workers
+   * (NOTIFY {@link DELIVERIES_CHANNEL}, sent on commit). Returns how many deliveries were queued.
    */
-  async enqueue(event: WebhookEvent, scope: string | undefined, payload: string, onlyApps?: readonly string[]): Promise<number> {
+  async enqueue(events: readonly StoredEvent[], deliveries: readonly QueuedDelivery[]): Promise<number> {
+    if (deliveries.length === 0) return 0;
     return withPgErrors(async () => {
-      if (onlyApps !== undefined && onlyApps.length === 0) return 0;
-      const apps = onlyApps === undefined ? null : [...onlyApps];
-      const { rows } = await this.db.query<{ taken: boolean }>(
-        'SELECT EXISTS (SELECT 1 FROM endpoints WHERE active AND $1 = ANY (event_types) AND ($2::text[] IS NULL OR app_id = ANY ($2::text[]))) AS taken',
-        [event.type, apps],
-      );
-      if (rows[0]?.taken !== true) return 0;
       await this.db.query(
-        'INSERT INTO events (id, type, occurred_at, user_id, scope, payload) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING',
-        [event.id, event.type, event.occurredAt, event.userId ?? null, event.userId === undefined ? null : (scope ?? null), payload],
+        `INSERT INTO events (id, type, occurred_at, user_id, scope, payload)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::bigint[], $5::text[], $6::text[])
+         ON CONFLICT (id) DO NOTHING`,
+        [
+          events.map((event) => event.id),
+          events.map((event) => event.type),
+          events.map((event) => event.occurredAt),
+          events.map((event) => event.userId ?? null),
+          events.map((event) => event.scope ?? null),
+          events.map((event) => event.payload),
+        ],
       );
       const { rowCount } = await this.db.query(
         `INSERT INTO deliveries (endpoint_id, event_id, event_time, next_attempt_at)
-         SELECT id, $1, $2, now() FROM endpoints
-          WHERE active AND $3 = ANY (event_types) AND ($4::text[] IS NULL OR app_id = ANY ($4::text[]))
+         SELECT queued.endpoint_id, queued.event_id, queued.event_time, now()
+           FROM unnest($1::bigint[], $2::uuid[], $3::timestamptz[]) WITH ORDINALITY AS queued (endpoint_id, event_id, event_time, position)
+           JOIN endpoints e ON e.id = queued.endpoint_id AND e.active
+          ORDER BY queued.position
          ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-        [event.id, event.occurredAt, event.type, apps],
+        [deliveries.map((delivery) => delivery.endpointId), deliveries.map((delivery) => delivery.eventId), deliveries.map((delivery) => delivery.eventTime)],
       );
+      if ((rowCount ?? 0) > 0) await this.db.query('SELECT pg_notify($1, \'\')', [DELIVERIES_CHANNEL]);
       return rowCount ?? 0;
+    });
+  }
+
+  /**
+   * Keeps at most `maxPending` pending deliveries per endpoint of `endpointIds` (docs/api/webhooks.md,
+   * "Backlog cap"): the oldest ones beyond it that are not being sent fail with `last_error`
+   * `backlog_full`. Returns how many failed, per endpoint that had any.
+   */
+  async failBeyondBacklog(endpointIds: readonly string[], maxPending: number): Promise<Map<string, number>> {
+    return withPgErrors(async () => {
+      const { rows } = await this.db.query<{ endpoint_id: string; failed: number }>(
+        `WITH beyond AS (
+           SELECT old.id FROM unnest($1::bigint[]) AS endpoint (id)
+             CROSS JOIN LATERAL (SELECT d.id FROM deliveries d WHERE d.endpoint_id = endpoint.id AND d.status = 'pending' ORDER BY d.id DESC OFFSET $2) old
+         ), failed AS (
+           UPDATE deliveries d SET status = 'failed', last_error = 'backlog_full', next_attempt_at = NULL, claimed_until = NULL
+             FROM beyond WHERE d.id = beyond.id AND d.status = 'pending' AND (d.claimed_until IS NULL OR d.claimed_until < now())
+           RETURNING d.endpoint_id
+         )
+         SELECT endpoint_id::text AS endpoint_id, count(*)::int AS failed FROM failed GROUP BY endpoint_id`,
+        [[...endpointIds], maxPending],
+      );
+      return new Map(rows.map((row) => [row.endpoint_id, row.failed]));
     });
   }
 
