@@ -21,6 +21,7 @@ describe('loadGatewayConfig', () => {
       grpcTls: undefined,
       logLevel: 'info',
       grpcDeadlineMs: 5000,
+      shutdownDelayMs: 2000,
       shutdownGraceMs: 10000,
       rateLimit: { windowMs: 300_000, tokenMax: 1000, anonymousMax: 60 },
       callerShare: { inFlight: 4, waiting: 64, bytesPerSecond: 8 * 1024 * 1024 },

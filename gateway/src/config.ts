@@ -32,6 +32,7 @@ export const gatewayEnvSchema = z
     ...redisEnv,
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(2_000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
     RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(300),
     RATE_LIMIT_TOKEN_MAX: positiveInt.default(1_000),
@@ -82,6 +83,8 @@ export const gatewayEnvSchema = z
     grpcTls: grpcTlsSettings(env),
     logLevel: env.LOG_LEVEL,
     grpcDeadlineMs: env.GRPC_DEADLINE_MS,
+    /** After SIGTERM: serving with /readyz 503 for this long, then not listening (docs/api/foundation.md, "Readiness and backend outages"). */
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     rateLimit: { windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1_000, tokenMax: env.RATE_LIMIT_TOKEN_MAX, anonymousMax: env.RATE_LIMIT_ANONYMOUS_MAX },
     /** Each caller's share of one gateway process (docs/api/auth.md, "Rate limits"). */

@@ -5,7 +5,7 @@ import { serveMetrics } from '@inkwell/grpc';
 import { createLogger, type Logger } from '@inkwell/logging';
 import type { ListStoriesResponse } from '@inkwell/proto/stories';
 import { pingRedis } from '@inkwell/redis';
-import { createAuthEdge } from './auth/auth-edge.js';
+import { createAuthEdge, rateLimitKeyPrefix } from './auth/auth-edge.js';
 import { CacheInvalidationConsumer } from './cache/cache-invalidation.consumer.js';
 import { CacheGenerations } from './cache/cache-generations.js';
 import { cachedStoriesClient, cachedUsersClient } from './cache/cached-backends.js';
@@ -25,6 +25,7 @@ import { registerDocsRoutes } from './docs/docs.routes.js';
 import { createReadinessCheck } from './health/readiness.check.js';
 import { apiCacheHeaders } from './http/api-caching.js';
 import { createHttpMetrics } from './http/http.metrics.js';
+import { drainHttpServer } from './http/graceful-drain.js';
 import { MAX_BODY_BYTES } from './http/json-body.reader.js';
 import { createRequestContext } from './http/request-context.middleware.js';
 import { API_V1_PREFIX, createApiLinks } from './jsonapi/api-links.js';
@@ -36,6 +37,7 @@ import { createApiDispatchPolicy } from './eg/policies/api-dispatch.policy.js';
 import { createFeedsDispatchPolicy } from './eg/policies/feeds-dispatch.policy.js';
 import { createFeedResponder, type RenderedFeed } from './feeds/feed.responder.js';
 import { BENCH_NOAUTH_PREFIX } from './eg/policies/bench-noauth.policy.js';
+import { ReportThrottle } from './ratelimit/report.throttle.js';
 import { createResourceLoaders } from './resources/resource.loaders.js';
 import { apiRoutes } from './routes/api.routes.js';
 import { RouteTable } from './routing/route-table.js';
@@ -79,7 +81,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const generations = new CacheGenerations(redis, config.publicCache.ttlMs);
   const readBackends = { users: cachedUsersClient(backends.users, cache, generations), stories: cachedStoriesClient(backends.stories, cache, generations, lists) };
   const routes = withIdempotency(
-    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, notifications: backends.notifications, blog: backends.blog, bookshelves: backends.bookshelves, webhooks: backends.webhooks, links, documents }), cache, generations),
+    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, notifications: backends.notifications, blog: backends.blog, bookshelves: backends.bookshelves, webhooks: backends.webhooks, moderation: backends.moderation, relations: backends.relations, reportThrottle: new ReportThrottle(redis, rateLimitKeyPrefix(config.publicBaseUrl), logger), links, documents }), cache, generations),
     new IdempotencyStore(idempotencyRedis),
   );
   const table = new RouteTable(API_V1_PREFIX, routes);
@@ -130,11 +132,15 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
-    readiness.drain();
-    const force = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
-    server.close(() => {
-      clearTimeout(force);
+    logger.info({ signal, delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs }, 'shutting down');
+    const drained = drainHttpServer({
+      server,
+      readinessOff: () => readiness.drain(),
+      delayMs: config.shutdownDelayMs,
+      graceMs: config.shutdownGraceMs,
+      onStep: (step) => logger.info({ step }, 'draining'),
+    });
+    void drained.then(() => {
       monitor.close();
       closeGrpcBackends(backends);
       Promise.all([auth.close(), redis.quit(), idempotencyRedis === redis ? undefined : idempotencyRedis.quit(), invalidation?.stop(), metricsServer.close()])
@@ -144,7 +150,6 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
           process.exit(0);
         });
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

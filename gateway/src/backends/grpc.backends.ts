@@ -3,7 +3,7 @@ import { BlogService } from '@inkwell/proto/blog';
 import { BookshelvesService } from '@inkwell/proto/bookshelves';
 import { MessagingService, NotificationService } from '@inkwell/proto/messaging';
 import { StoriesService } from '@inkwell/proto/stories';
-import { UsersService } from '@inkwell/proto/users';
+import { ModerationService, RelationsService, UsersService } from '@inkwell/proto/users';
 import { WebhookService } from '@inkwell/proto/webhooks';
 import type { GatewayConfig } from '../config.js';
 
@@ -18,6 +18,10 @@ export interface GrpcBackends {
   readonly bookshelves: GrpcClient<typeof BookshelvesService>;
   /** Apps' webhook endpoints and their delivery logs (docs/api/webhooks.md). */
   readonly webhooks: GrpcClient<typeof WebhookService>;
+  /** Reports (docs/api/safety.md, "Reports and moderation"), a second service of the users process. */
+  readonly moderation: GrpcClient<typeof ModerationService>;
+  /** Blocks and mutes (docs/api/safety.md, "Blocking" and "Muting"), a second service of the users process. */
+  readonly relations: GrpcClient<typeof RelationsService>;
 }
 
 /**
@@ -33,6 +37,8 @@ export const BACKEND_OF: Readonly<Record<keyof GrpcBackends, string>> = {
   stories: 'stories',
   bookshelves: 'bookshelves',
   webhooks: 'webhooks',
+  moderation: 'users',
+  relations: 'users',
 };
 
 /**
@@ -63,6 +69,8 @@ export function createGrpcBackends(config: GatewayConfig): GrpcBackends {
     stories: createGrpcClient(StoriesService, config.backends.stories, options),
     bookshelves: createGrpcClient(BookshelvesService, config.backends.bookshelves, options),
     webhooks: createGrpcClient(WebhookService, config.backends.webhooks, options),
+    moderation: createGrpcClient(ModerationService, config.backends.users, options),
+    relations: createGrpcClient(RelationsService, config.backends.users, options),
   };
 }
 

@@ -40,6 +40,17 @@ export class CacheGenerations {
     }
   }
 
+  /** The current generations of `keys` in one round trip (same order, '0' before any write), or undefined when Redis cannot tell. */
+  async currentMany(keys: readonly CacheKey[]): Promise<string[] | undefined> {
+    if (keys.length === 0) return [];
+    if (this.#redis.status !== 'ready') return undefined;
+    try {
+      return (await this.#redis.mget(keys.map(generationKey))).map((generation) => generation ?? '0');
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Starts a new generation of `key`: entries stored before it are no longer served. */
   async bump(key: CacheKey): Promise<void> {
     await this.#bump(generationKey(key), this.#ttlSeconds);

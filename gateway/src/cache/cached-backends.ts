@@ -1,7 +1,7 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import type { GrpcClient } from '@inkwell/grpc';
 import { ListStoriesRequestSchema, type GetStoryResponse, type ListStoriesResponse, type StoriesService } from '@inkwell/proto/stories';
-import type { GetUserResponse, UsersService } from '@inkwell/proto/users';
+import { BatchGetUsersResponseSchema, GetUserResponseSchema, type BatchGetUsersResponse, type GetUserResponse, type User, type UsersService } from '@inkwell/proto/users';
 import type { CacheGenerations } from './cache-generations.js';
 import type { ListAnswerCache } from './list-answer.cache.js';
 import type { PublicResourceCache } from './public-resource.cache.js';
@@ -53,9 +53,11 @@ export function cachedStoriesClient(
 }
 
 /**
- * The users client with `getUser` answered from the public cache for everyone but the user
- * themself (docs/api/foundation.md, "Caching at the edge"): `email` exists only on one's own
- * record, so one's own reads bypass the cache and a record carrying an e-mail is never stored.
+ * The users client with `getUser` and `batchGetUsers` answered from the public cache for everyone
+ * but the user themself (docs/api/foundation.md, "Caching at the edge"): `email` exists only on
+ * one's own record, so one's own reads bypass the cache and a record carrying an e-mail is never
+ * stored. A batch checks every generation in one Redis round trip and asks the service only for
+ * the users it does not hold, storing each as `getUser` would (the same representation).
  */
 export function cachedUsersClient(client: GrpcClient<typeof UsersService>, cache: PublicResourceCache, generations: CacheGenerations): GrpcClient<typeof UsersService> {
   return Object.assign(Object.create(client) as GrpcClient<typeof UsersService>, {
@@ -72,6 +74,30 @@ export function cachedUsersClient(client: GrpcClient<typeof UsersService>, cache
       const user = response.user;
       if (user !== undefined && user.id === id && user.email === undefined) cache.store(key, response, ticket, generation);
       return response;
+    },
+    async batchGetUsers(request: Parameters<typeof client.batchGetUsers>[0], options: Parameters<typeof client.batchGetUsers>[1]): Promise<BatchGetUsersResponse> {
+      const ids = [...new Set(request.ids ?? [])];
+      const self = options?.caller?.userId;
+      const keys = ids.map((id) => `user:${id}` as const);
+      const current = cache.isLive && (self === undefined || !ids.includes(self)) ? await generations.currentMany(keys) : undefined;
+      if (current === undefined) return client.batchGetUsers(request, options);
+      const held = new Map<string, User>();
+      const missing: string[] = [];
+      ids.forEach((id, i) => {
+        const user = cache.get<GetUserResponse>(keys[i]!, current[i]!)?.user;
+        if (user === undefined) missing.push(id);
+        else held.set(id, user);
+      });
+      if (missing.length === 0) return create(BatchGetUsersResponseSchema, { users: ids.map((id) => held.get(id)!) });
+      const ticket = cache.begin();
+      const response = await client.batchGetUsers({ ...request, ids: missing }, options);
+      const generationOf = new Map(ids.map((id, i) => [id, current[i]!]));
+      for (const user of response.users) {
+        const generation = generationOf.get(user.id);
+        if (generation !== undefined && user.email === undefined) cache.store(`user:${user.id}`, create(GetUserResponseSchema, { user }), ticket, generation);
+        held.set(user.id, user);
+      }
+      return { ...response, users: ids.filter((id) => held.has(id)).map((id) => held.get(id)!) };
     },
   });
 }

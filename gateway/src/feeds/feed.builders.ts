@@ -148,18 +148,24 @@ async function bookshelfFeed(id: string, context: FeedContext): Promise<AtomFeed
   };
 }
 
-/** The newest notifications of a feed token's owner; an unknown, revoked or replaced token is NOT_FOUND. */
+/**
+ * The newest notifications of a feed token's owner; an unknown, revoked or replaced token is
+ * NOT_FOUND. Two calls, the second needing the first: the service finds the token and the
+ * notifications in one statement, and the owner's and actors' names mostly come from the
+ * gateway's public cache (cachedUsersClient's batchGetUsers).
+ */
 async function notificationsFeed(token: string, context: FeedContext): Promise<AtomFeed> {
   const { backends, links } = context;
   const options = callOptions(context);
   const { userId, notifications } = await backends.notifications.listNotificationsByFeedToken({ token }, options);
   const people = await persons(context, [userId, ...notifications.map((notification) => notification.actorId)]);
   const owner = people.get(userId) ?? unknownPerson(userId, links);
-  const entries = notifications.slice(0, FEED_MAX_ENTRIES).map((notification) => notificationEntry(notification, people, links));
+  const host = new URL(links.apiBase).hostname;
+  const entries = notifications.slice(0, FEED_MAX_ENTRIES).map((notification) => notificationEntry(notification, people, links, host));
   const self = links.site(`/feeds/notifications/${token}.atom`);
   return {
     // Not the URL: a new token must not make readers see a new feed.
-    id: tagUri(links, `users/${userId}/notifications`),
+    id: tagUri(host, `users/${userId}/notifications`),
     title: `Notifications of ${owner.name}`,
     updated: newest(entries, NEVER),
     self,
@@ -222,12 +228,12 @@ const NOTIFICATION_TEXT: Readonly<Record<NotificationKind, { readonly term: stri
   [NotificationKind.BLOG_POST]: { term: 'blog_post', text: (actor) => `${actor} posted on their blog`, subject: (n) => n.blogPostId && `/blog-posts/${n.blogPostId}` },
 };
 
-function notificationEntry(notification: Notification, people: ReadonlyMap<string, AtomPerson>, links: ApiLinks): AtomEntry {
+function notificationEntry(notification: Notification, people: ReadonlyMap<string, AtomPerson>, links: ApiLinks, host: string): AtomEntry {
   const kind = NOTIFICATION_TEXT[notification.kind] ?? NOTIFICATION_TEXT[NotificationKind.UNSPECIFIED];
   const actor = people.get(notification.actorId) ?? unknownPerson(notification.actorId, links);
   const created = date(notification.dateCreated) ?? NEVER;
   return {
-    id: tagUri(links, `notifications/${notification.id}`),
+    id: tagUri(host, `notifications/${notification.id}`),
     title: kind.text(actor.name),
     updated: created,
     published: created,
@@ -263,9 +269,9 @@ function unknownPerson(userId: string, links: ApiLinks): AtomPerson {
   return { name: `User ${userId}`, uri: links.to(`/users/${userId}`) };
 }
 
-/** `tag:<host>,<date>:<specific>` (RFC 4151) for ids that must not depend on a URL carrying a secret. */
-function tagUri(links: ApiLinks, specific: string): string {
-  return `tag:${new URL(links.apiBase).hostname},${TAG_URI_DATE}:${specific}`;
+/** `tag:<host>,<date>:<specific>` (RFC 4151) for ids that must not depend on a URL carrying a secret; `host` is the API's. */
+function tagUri(host: string, specific: string): string {
+  return `tag:${host},${TAG_URI_DATE}:${specific}`;
 }
 
 function date(timestamp: Timestamp | undefined): Date | undefined {

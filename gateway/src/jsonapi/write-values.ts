@@ -58,9 +58,9 @@ export const identifierIds = {
   numeric(): z.ZodType<string, unknown> {
     return string().refine(isId, 'must be a numeric id string');
   },
-  /** A story tag id, `c:<n>` or `g:<n>`, as the items of the repeated proto field `field` take them (their `string.pattern`). */
-  tag(field: DescField): z.ZodType<string, unknown> {
-    const tag = protoPattern(field, 'items');
+  /** A story tag id, `c:<n>` or `g:<n>`, as the proto field `field` takes them (the items of a repeated field by default). */
+  tag(field: DescField, of: 'field' | 'items' = 'items'): z.ZodType<string, unknown> {
+    const tag = protoPattern(field, of);
     return string().refine((id) => tag.test(id), 'must be a tag id c:<n> (character) or g:<n> (genre)');
   },
 } as const;

@@ -102,6 +102,7 @@ const LIST_FILTERS = {
   site_post: filters.boolean(),
   site_post_tag: sitePostTag,
   date_posted: filters.dateRange(),
+  hide_blocked: filters.boolean(),
 };
 
 const { author: _author, ...USER_LIST_FILTERS } = LIST_FILTERS;

@@ -127,6 +127,7 @@ export const STORY_LIST = defineListSpec({
     content_rating: filters.enumerations(CONTENT_RATINGS, StoryFilterSchema.field.contentRatings),
     bookshelf: filters.id(),
     unread: filters.boolean(),
+    hide_blocked: filters.boolean(),
   },
   sort: {
     fields: STORY_SORT_FIELDS,

@@ -1,5 +1,6 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import { BlogService } from '@inkwell/proto/blog';
+import type { RelationsService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import type { DocumentResponder } from '../jsonapi/index.js';
 import {
@@ -19,10 +20,13 @@ import {
 import { routeKinds } from '../routing/route-kinds.js';
 import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
+import { hidingRpc } from './hidden-content.js';
 
 /** What the blog-post routes need: the blog client, the link builder and the document responder. */
 export interface BlogPostsRoutesDeps {
   readonly blog: GrpcClient<typeof BlogService>;
+  /** Asked whom the caller blocks, for filter[hide_blocked] (docs/api/safety.md). */
+  readonly relations: GrpcClient<typeof RelationsService>;
   readonly links: ApiLinks;
   readonly documents: DocumentResponder;
 }
@@ -33,15 +37,19 @@ export interface BlogPostsRoutesDeps {
  * delete a post; site posts answer 403 `site_post_immutable`. `/users/:id/blog-posts` runs the
  * same list code as `/blog-posts?filter[author]=:id` (`me` works).
  */
-export function blogPostsRoutes({ blog, links, documents }: BlogPostsRoutesDeps): RouteDefinition[] {
+export function blogPostsRoutes({ blog, relations, links, documents }: BlogPostsRoutesDeps): RouteDefinition[] {
   const route = routeKinds({ documents, links });
+  // With filter[hide_blocked]=true, the posts of the users the caller blocks leave the list (docs/api/safety.md, "Blocking").
+  const listBlogPosts = hidingRpc(BlogService.method.listBlogPosts, relations, { mutes: false }, (request, hidden, options) =>
+    blog.listBlogPosts({ ...request, hiddenAuthorIds: hidden.authorIds }, options),
+  );
   return [
     route.list({
       path: '/blog-posts',
       doc: { summary: 'Search and list blog posts.' },
       query: BLOG_POST_LIST,
-      toRequest: ({ query }) => blogPostListRequest(query, undefined),
-      rpc: rpcOf(blog, BlogService.method.listBlogPosts),
+      toRequest: ({ query }) => ({ ...blogPostListRequest(query, undefined), hideBlocked: query.filters.hide_blocked }),
+      rpc: listBlogPosts,
       toResources: blogPostsOf,
     }),
     route.list({
@@ -49,8 +57,8 @@ export function blogPostsRoutes({ blog, links, documents }: BlogPostsRoutesDeps)
       doc: { summary: "A user's blog posts (as GET /blog-posts?filter[author]=:id)." },
       params: { id: 'user' },
       query: USER_BLOG_POST_LIST,
-      toRequest: ({ params, query }) => blogPostListRequest(query, params.id),
-      rpc: rpcOf(blog, BlogService.method.listBlogPosts),
+      toRequest: ({ params, query }) => ({ ...blogPostListRequest(query, params.id), hideBlocked: query.filters.hide_blocked }),
+      rpc: listBlogPosts,
       toResources: blogPostsOf,
     }),
     route.read({

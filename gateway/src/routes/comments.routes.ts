@@ -1,7 +1,8 @@
 import type { GrpcClient } from '@inkwell/grpc';
 import { ListCommentsRequestSchema, StoriesService } from '@inkwell/proto/stories';
+import type { RelationsService } from '@inkwell/proto/users';
 import type { ApiLinks } from '../jsonapi/api-links.js';
-import { cursorPagination, defineDocumentSpec, defineListSpec, type DocumentResponder } from '../jsonapi/index.js';
+import { cursorPagination, defineDocumentSpec, defineListSpec, filters, type DocumentResponder } from '../jsonapi/index.js';
 import { CHAPTER_CONTENT_FIELDS, CHAPTER_SCHEMA } from '../resources/chapter.resource.js';
 import { COMMENT_SCHEMA, COMMENT_WRITE, commentsOf, createdCommentOf } from '../resources/comment.resource.js';
 import { STORY_SCHEMA } from '../resources/story.resource.js';
@@ -9,10 +10,13 @@ import { USER_SCHEMA } from '../resources/user.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
 import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
+import { hidingRpc } from './hidden-content.js';
 
 /** What the comment routes need: the stories client, the link builder and the document responder. */
 export interface CommentsRoutesDeps {
   readonly stories: GrpcClient<typeof StoriesService>;
+  /** Asked whom the caller blocks, for filter[hide_blocked] (docs/api/safety.md). */
+  readonly relations: GrpcClient<typeof RelationsService>;
   readonly links: ApiLinks;
   readonly documents: DocumentResponder;
 }
@@ -23,14 +27,14 @@ const COMMENT_UNAVAILABLE_FIELDS = { chapter: CHAPTER_CONTENT_FIELDS };
 
 /**
  * GET /stories/:id/comments (docs/api/stories.md, "Votes and comments"): a visible story's comments, oldest first (the
- * service's order; no sort or filters), cursor pages (docs/api/lists.md), `include` author and story.
+ * service's order; no sort), `filter[hide_blocked]` (docs/api/safety.md), cursor pages (docs/api/lists.md), `include` author and story.
  */
 export const COMMENT_LIST = defineListSpec({
   resource: COMMENT_SCHEMA,
   types: COMMENT_TYPES,
   includes: COMMENT_INCLUDES,
   unavailableFields: COMMENT_UNAVAILABLE_FIELDS,
-  filters: {},
+  filters: { hide_blocked: filters.boolean() },
   pagination: cursorPagination(ListCommentsRequestSchema.field.pageSize),
 });
 
@@ -44,15 +48,15 @@ export const COMMENT_DOCUMENT = defineDocumentSpec({ resource: COMMENT_SCHEMA, t
  * comment's or the story's author (others 403) are the service's rules. Comments carry no
  * `links.self` and a create answers 201 without `Location`: there is no GET /comments/:id.
  */
-export function commentsRoutes({ stories, links, documents }: CommentsRoutesDeps): RouteDefinition[] {
+export function commentsRoutes({ stories, relations, links, documents }: CommentsRoutesDeps): RouteDefinition[] {
   const route = routeKinds({ documents, links });
   return [
     route.list({
       path: '/stories/:id/comments',
       doc: { summary: 'The comments on a published story, oldest first.' },
       query: COMMENT_LIST,
-      toRequest: ({ params }) => ({ storyId: params.id }),
-      rpc: rpcOf(stories, StoriesService.method.listComments),
+      toRequest: ({ params, query }) => ({ storyId: params.id, hideBlocked: query.filters.hide_blocked }),
+      rpc: hidingRpc(StoriesService.method.listComments, relations, { mutes: false }, (request, hidden, options) => stories.listComments({ ...request, hiddenAuthorIds: hidden.authorIds }, options)),
       toResources: commentsOf,
     }),
     route.create({

@@ -1,7 +1,9 @@
+import { create } from '@bufbuild/protobuf';
 import { AppError, ErrorCode, isAppError } from '@inkwell/errors';
 import type { CallerContext, GrpcClient } from '@inkwell/grpc';
 import type { BookshelvesService } from '@inkwell/proto/bookshelves';
-import { StoriesService } from '@inkwell/proto/stories';
+import type { RelationsService } from '@inkwell/proto/users';
+import { ListStoriesRequestSchema, StoriesService, StoryFilterSchema } from '@inkwell/proto/stories';
 import type { ApiLinks } from '../jsonapi/api-links.js';
 import type { DocumentResponder } from '../jsonapi/index.js';
 import {
@@ -18,14 +20,17 @@ import {
   userStoryListRequest,
 } from '../resources/story.resource.js';
 import { routeKinds } from '../routing/route-kinds.js';
-import { namedRpc, rpcOf } from '../routing/route-rpc.js';
+import { rpcOf } from '../routing/route-rpc.js';
 import type { RouteDefinition } from '../routing/route.types.js';
+import { hidingRpc } from './hidden-content.js';
 
 /** What the story routes need: the stories client, the link builder and the document responder. */
 export interface StoriesRoutesDeps {
   readonly stories: GrpcClient<typeof StoriesService>;
   /** Asked whether the caller may see a shelf named by `filter[bookshelf]`, at request time. */
   readonly bookshelves: GrpcClient<typeof BookshelvesService>;
+  /** Asked what the caller mutes and blocks, which GET /stories leaves out (docs/api/safety.md). */
+  readonly relations: GrpcClient<typeof RelationsService>;
   readonly links: ApiLinks;
   readonly documents: DocumentResponder;
 }
@@ -35,16 +40,21 @@ export interface StoriesRoutesDeps {
  * valid token; what a caller may see (drafts need authorship and read_stories) is the service's
  * rule. Writes act as the signed-in user with write_stories; authorship is the service's rule.
  */
-export function storiesRoutes({ stories, bookshelves, links, documents }: StoriesRoutesDeps): RouteDefinition[] {
+export function storiesRoutes({ stories, bookshelves, relations, links, documents }: StoriesRoutesDeps): RouteDefinition[] {
   const route = routeKinds({ documents, links });
   return [
     route.list({
       path: '/stories',
       doc: { summary: 'Search and list published stories.', errors: ['unread_requires_owned_bookshelf', 'insufficient_scope', 'not_found'] },
       query: STORY_LIST,
-      toRequest: ({ query }) => storyListRequest(query),
-      rpc: namedRpc(StoriesService.method.listStories, async (request, options) => {
-        const shelfId = request.filter?.bookshelfId;
+      toRequest: ({ query }) => ({ ...storyListRequest(query), hideBlocked: query.filters.hide_blocked }),
+      // What the caller mutes always, and with filter[hide_blocked]=true whom they block, leave the list (docs/api/safety.md).
+      rpc: hidingRpc(StoriesService.method.listStories, relations, { mutes: true }, async (listed, hidden, options) => {
+        const request = create(ListStoriesRequestSchema, listed);
+        request.filter ??= create(StoryFilterSchema);
+        request.filter.hiddenAuthorIds = hidden.authorIds;
+        request.filter.hiddenTagIds = hidden.tagIds;
+        const shelfId = request.filter.bookshelfId;
         if (shelfId === undefined) return stories.listStories(request, options);
         const [shelf, answer] = await Promise.allSettled([checkShelfVisible(bookshelves, shelfId, options.caller), stories.listStories(request, options)]);
         // The shelf's answer first: whether it may be seen decides before anything the list says about it.

@@ -1,0 +1,61 @@
+/** The part of a node:http server that {@link drainHttpServer} uses. */
+export interface DrainableServer {
+  close(callback: () => void): unknown;
+  closeIdleConnections(): void;
+  closeAllConnections(): void;
+}
+
+/** Options of {@link drainHttpServer}. */
+export interface DrainOptions {
+  server: DrainableServer;
+  /** Turns readiness off: `/readyz` answers 503 and every answer from now on carries `Connection: close`. */
+  readinessOff: () => void;
+  /** How long the server keeps accepting and answering after readiness turned off, so load balancers stop sending first. */
+  delayMs: number;
+  /** Longest the whole drain takes, from its start: connections still open then are closed. */
+  graceMs: number;
+  /** Called once at every step, for the log. */
+  onStep?: (step: DrainStep) => void;
+}
+
+/** The steps of a drain, in their order. */
+export type DrainStep = 'readiness off' | 'listener closed' | 'connections closed' | 'forced close';
+
+/**
+ * Drains an HTTP server the way load balancers expect (docs/api/foundation.md, "Readiness and
+ * backend outages"), resolving once every connection has ended:
+ *
+ * 1. readiness off at once: `/readyz` is 503, and every answer carries `Connection: close`, so a
+ *    keep-alive connection ends after the answer to the request it carries;
+ * 2. for `delayMs` it keeps serving everything that arrives, on new connections too, while load
+ *    balancers take it out of rotation and busy clients' connections end one answer at a time;
+ * 3. then it stops listening and closes the connections that are idle (no request in progress),
+ *    the only moment a request written at that very instant can meet a closing connection;
+ * 4. requests in progress finish and their connections end after the answer; whatever is still
+ *    open `graceMs` after the start is closed (`forced close`).
+ */
+export function drainHttpServer(options: DrainOptions): Promise<void> {
+  const { server, onStep } = options;
+  return new Promise<void>((resolve) => {
+    options.readinessOff();
+    onStep?.('readiness off');
+    let listening = true;
+    const stopListening = (): void => {
+      if (!listening) return;
+      listening = false;
+      server.close(() => {
+        clearTimeout(forced);
+        onStep?.('connections closed');
+        resolve();
+      });
+      onStep?.('listener closed');
+      server.closeIdleConnections();
+    };
+    const forced = setTimeout(() => {
+      stopListening();
+      onStep?.('forced close');
+      server.closeAllConnections();
+    }, options.graceMs);
+    setTimeout(stopListening, Math.min(options.delayMs, options.graceMs));
+  });
+}
