@@ -24,6 +24,8 @@ export interface LoadOptions {
    * pass over all requests, so that every token is known and every page has been read once.
    */
   readonly warmupMs: number;
+  /** Called when the warm-up is over, right before the measured time starts (e.g. to read counters it is measured by). */
+  readonly beforeMeasured?: () => Promise<void>;
 }
 
 /** What a load run measured. */
@@ -102,6 +104,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const workers = () => Promise.all(Array.from({ length: options.concurrency }, worker));
   await workers();
+  await options.beforeMeasured?.();
   measuring = true;
   const started = Date.now();
   stopAt = started + options.durationMs;

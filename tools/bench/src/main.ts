@@ -4,7 +4,9 @@ import pg from 'pg';
 import { createGrpcClient, type GrpcClient } from '@inkwell/grpc';
 import { UsersService } from '@inkwell/proto/users';
 import { ensureDatabase, stackEnv, startSystem, type RunningSystem } from '@inkwell/testing';
+import { contentsLine, countContents } from './database-contents.js';
 import { runLoad, type LoadResult } from './load.runner.js';
+import { CpuMeter, cpuCell } from './process-cpu.js';
 import { writeSection } from './report.writer.js';
 import { searchIndexPrefix } from './search.js';
 import type { BenchContext, Suite } from './suite.js';
@@ -135,7 +137,8 @@ async function main(): Promise<void> {
     for (const suite of suites) {
       const context = await contextFor(suite);
       const system = context.system;
-      const section: string[] = [`### ${suite.name}: ${suite.dataSet}${scale === 1 ? '' : ` (at scale ${scale} of it)`}`, ''];
+      // The heading names the suite's data set; the next line what the database really held (it may hold more).
+      const section: string[] = [`### ${suite.name}: ${suite.dataSet}${scale === 1 ? '' : ` (at scale ${scale} of it)`}`, '', contentsLine(await countContents(databaseUrl)), ''];
       if (suite.report !== undefined) {
         process.stderr.write(`==> ${suite.name}\n`);
         section.push(...(await suite.report(context)), '');
@@ -147,15 +150,18 @@ async function main(): Promise<void> {
       const sectionStart = lines.length;
       lines.push(...section, `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), the load generator, gateway, services and Postgres all on it; ${concurrency} requests in flight, ${durationMs / 1000} s per row after ${warmupMs / 1000} s of warm-up.`, '');
       if (priority !== undefined) lines.push(`The measured processes ran at nice ${priority}; other work on the machine at the default 0.`, '');
-      lines.push(`| query | p50 ms | p95 ms | p99 ms | req/s | errors | load avg | ${suite.answeredByColumn ?? 'index used'} |`, '|---|---|---|---|---|---|---|---|');
+      const cpuMeter = suite.cpuColumn === undefined ? undefined : new CpuMeter({ system, databaseUrl, opensearchUrl: stack.opensearchUrl }, suite.cpuColumn);
+      const cpuHeading = cpuMeter === undefined ? '' : ` CPU ms per request (${[...(suite.cpuColumn ?? []), 'OpenSearch', 'Postgres'].join(' · ')} = all) |`;
+      lines.push(`| query | p50 ms | p95 ms | p99 ms | req/s | errors | load avg |${cpuHeading} ${suite.answeredByColumn ?? 'index used'} |`, `|---|---|---|---|---|---|---|${cpuMeter === undefined ? '' : '---|'}---|`);
       for (const scenario of scenarios) {
         process.stderr.write(`==> ${suite.name}: ${scenario.name}\n`);
         if (priority !== undefined) await prioritise(priority, system.processes.map((managed) => managed.child.pid), databaseUrl);
-        const result = await runLoad({ apiUrl: system.apiUrl, requests: scenario.requests, concurrency, durationMs, warmupMs });
+        const result = await runLoad({ apiUrl: system.apiUrl, requests: scenario.requests, concurrency, durationMs, warmupMs, ...(cpuMeter === undefined ? {} : { beforeMeasured: () => cpuMeter.start() }) });
+        const cpu = cpuMeter === undefined ? undefined : cpuCell(await cpuMeter.perRequest(result.requests));
         // The 1-minute load average after the row: other work on the machine shows up here.
         const load = loadavg()[0]!.toFixed(1);
         const answeredBy = scenario.answeredBy === undefined ? '' : await scenario.answeredBy();
-        const line = row(scenario.name, result, load, answeredBy, scenario.target === false ? undefined : (scenario.targetMs ?? 50));
+        const line = row(scenario.name, result, load, answeredBy, scenario.target === false ? undefined : (scenario.targetMs ?? 50), cpu);
         process.stderr.write(`${line}\n`);
         if (result.firstError !== undefined) process.stderr.write(`    first error: ${result.firstError}\n`);
         lines.push(line);
@@ -173,10 +179,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** One table row; a p95 at or over the row's target (ms) is marked. */
-function row(name: string, result: LoadResult, load: string, answeredBy: string, targetMs: number | undefined): string {
+/** One table row; a p95 at or over the row's target (ms) is marked; `cpu` is the CPU column's cell, when the suite has one. */
+function row(name: string, result: LoadResult, load: string, answeredBy: string, targetMs: number | undefined, cpu: string | undefined): string {
   const p95 = targetMs !== undefined && result.p95Ms >= targetMs ? `**${result.p95Ms}** (over ${targetMs})` : String(result.p95Ms);
-  return `| ${name} | ${result.p50Ms} | ${p95} | ${result.p99Ms} | ${result.requestsPerSecond} | ${result.errors} | ${load} | ${answeredBy} |`;
+  return `| ${name} | ${result.p50Ms} | ${p95} | ${result.p99Ms} | ${result.requestsPerSecond} | ${result.errors} | ${load} |${cpu === undefined ? '' : ` ${cpu} |`} ${answeredBy} |`;
 }
 
 /**

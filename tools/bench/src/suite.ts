@@ -65,6 +65,12 @@ export interface Suite {
    */
   prepare(databaseUrl: string, options: PrepareOptions): Promise<void>;
   scenarios?(context: BenchContext): Promise<Scenario[]>;
+  /**
+   * Services (process names of the system, e.g. `gateway`, `stories`) whose CPU per request the
+   * table shows in a column of its own, with the OpenSearch node's and that of the benchmark
+   * database's Postgres backends, measured over each row's measured window (src/process-cpu.ts).
+   */
+  readonly cpuColumn?: readonly string[];
   /** The heading of the table's last column (default "index used"): what each row's `answeredBy` says. */
   readonly answeredByColumn?: string;
   /**

@@ -2,6 +2,9 @@ import { dropSchemas, ensureDatabase, SERVICES, stackEnv, startSystem, type Runn
 import pg from 'pg';
 import { startDedicatedKafka, startDedicatedOpenSearch, startDedicatedPostgres, startDedicatedRedis, type DedicatedServer } from './dedicated-servers.js';
 
+/** What a fault does to a process of the system: stop it, kill it, start it again. */
+export type ControllableProcess = Pick<RunningProcess, 'name' | 'stop' | 'kill' | 'restart'>;
+
 /** A system for fault runs: its own database, its own Kafka broker, maybe its own OpenSearch node, Postgres and Redis. */
 export interface FaultEnvironment {
   readonly system: RunningSystem;
@@ -16,8 +19,8 @@ export interface FaultEnvironment {
   readonly redis: DedicatedServer | undefined;
   readonly opensearchUrl: string;
   readonly redisUrl: string;
-  /** The running process of a service or the gateway. */
-  process(name: string): RunningProcess;
+  /** The running process of a service or the gateway (a container of the container system, too). */
+  process(name: string): ControllableProcess;
   /** Stops the system, the pool and the dedicated servers (deleting their data). */
   stop(): Promise<void>;
 }
@@ -70,6 +73,8 @@ export async function startFaultEnvironment(options: FaultEnvironmentOptions): P
       echo: options.echo ?? false,
       // The machine is shared: a start (tsx compiling, migrations) can take minutes under load.
       readyTimeoutMs: 300_000,
+      // The gateway's SIGTERM fault measures the production drain.
+      drainDelays: true,
       // The webhook steps' receivers listen on loopback (docs/api/webhooks.md, "Outbound safety").
       env: { LOG_LEVEL: 'warn', RATE_LIMIT_TOKEN_MAX: '10000000', RATE_LIMIT_ANONYMOUS_MAX: '10000000', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
     });

@@ -23,6 +23,11 @@ export interface FaultReport {
   readonly refusedWhileGatewayDown: number;
   /** Seconds from the fault until the affected routes answered 2xx for good (outage included; 0 when they never failed). */
   readonly recoverySeconds: number;
+  /**
+   * Seconds from healing (the server back and answering, the process restarted and ready) until
+   * the affected routes answered 2xx for good: what is left of the recovery once the fault is gone.
+   */
+  readonly recoveredAfterHealSeconds: number;
   /** Seconds from healing until every event was applied and every derived value equalled its recount. */
   readonly convergeSeconds: number | undefined;
   /** Events never applied by a consumer, counts below their recount, and acknowledged writes missing. */
@@ -161,6 +166,7 @@ export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Ac
     failedBeyondInFlight: failedBeyond.length,
     refusedWhileGatewayDown: records.filter(refused).length,
     recoverySeconds: (recoveredAt - faultAt) / 1000,
+    recoveredAfterHealSeconds: Math.max(0, recoveredAt - healedAt) / 1000,
     convergeSeconds,
     eventsLost: unprocessed + settled.result.countedTooFew + (await acknowledgedMissing(env, load)),
     eventsDoubled: settled.result.countedTwice,

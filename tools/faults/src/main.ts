@@ -45,7 +45,7 @@ function table(reports: readonly FaultReport[]): string {
   ];
   for (const r of reports) {
     const statuses = Object.entries(r.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ');
-    lines.push(`| ${r.fault} | ${r.requests} | ${statuses} | ${r.serverErrors} | ${r.failedBeyondInFlight}${r.refusedWhileGatewayDown ? ` (+${r.refusedWhileGatewayDown} refused while down)` : ''} | ${r.inFlightAtFault} (${r.inFlightFailed}) | ${r.recoverySeconds.toFixed(1)} | ${r.convergeSeconds?.toFixed(1) ?? 'no'} | ${r.eventsLost} | ${r.eventsDoubled} | ${r.disagreeing} |`);
+    lines.push(`| ${r.fault} | ${r.requests} | ${statuses} | ${r.serverErrors} | ${r.failedBeyondInFlight}${r.refusedWhileGatewayDown ? ` (+${r.refusedWhileGatewayDown} refused while down)` : ''} | ${r.inFlightAtFault} (${r.inFlightFailed}) | ${r.recoverySeconds.toFixed(1)}${r.recoveredAfterHealSeconds > 0 ? ` (${r.recoveredAfterHealSeconds.toFixed(1)} after healing)` : ''} | ${r.convergeSeconds?.toFixed(1) ?? 'no'} | ${r.eventsLost} | ${r.eventsDoubled} | ${r.disagreeing} |`);
   }
   return lines.join('\n');
 }

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createTestUser, eventually } from '@inkwell/testing';
 import { withSchema } from '../plans.js';
+import { cpuSeconds } from '../process-cpu.js';
 import type { BenchContext, Suite } from '../suite.js';
 import { ensureWrk, median, round1, runWrk, type WrkResult } from '../wrk.runner.js';
 import { prepareStories } from './stories.suite.js';
@@ -14,8 +15,6 @@ const ROUND_SECONDS = 10;
 const WARMUP_SECONDS = 3;
 /** Connections in flight, as in the measurement that opened the issue. */
 const CONNECTIONS = 32;
-/** Clock ticks per second of /proc/<pid>/stat (USER_HZ; 100 on Linux). */
-const CLOCK_TICKS = 100;
 /** The targets of docs/benchmarks.md ("edge"). */
 const BY_ID_MIN_RPS = 2000;
 const BY_ID_MAX_P99_MS = 50;
@@ -41,14 +40,6 @@ const BARE_SERVER = `
 const body = JSON.stringify({ data: { type: 'story', id: '1', attributes: { text: 'x'.repeat(2000) } } });
 require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/vnd.api+json' }); res.end(body); })
   .listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });`;
-
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
 
 async function startBareServer(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });

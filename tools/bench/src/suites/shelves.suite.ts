@@ -37,16 +37,25 @@ interface Sizes {
 
 const sizesAt = (scale: number): Sizes => ({ ordinary: scaled(ORDINARY_ITEMS, scale, 100), big: scaled(BIG_SHELF, scale, 100), medium: scaled(MEDIUM_SHELF, scale, 100) });
 
-/** The biggest shelf (public) and the second biggest (private), as the seed made them; undefined before it ran. */
-async function specialShelves(databaseUrl: string): Promise<{ big: { id: string; owner: string; items: number }; medium: { id: string; owner: string; items: number } } | undefined> {
+/**
+ * The biggest public shelf and the biggest private one (the seed's big and medium shelves), each
+ * looked for on its own: the database may hold other shelves (`npm run dev`, an earlier seed at
+ * another --scale) of any size and privacy. Undefined while either is missing.
+ */
+export async function specialShelves(databaseUrl: string): Promise<{ big: SpecialShelf; medium: SpecialShelf } | undefined> {
   return withDatabase(databaseUrl, async (client) => {
-    const { rows } = await client.query<{ id: string; owner: string; items: number; privacy: string }>(
-      'SELECT id::text, owner_id::text AS owner, num_items AS items, privacy FROM bookshelves ORDER BY num_items DESC, id LIMIT 2',
-    );
-    const [big, medium] = rows;
-    if (big?.privacy !== 'public' || medium?.privacy !== 'private') return undefined;
-    return { big, medium };
+    const biggest = async (privacy: 'public' | 'private') =>
+      (await client.query<SpecialShelf>('SELECT id::text, owner_id::text AS owner, num_items AS items FROM bookshelves WHERE privacy = $1 ORDER BY num_items DESC, id DESC LIMIT 1', [privacy])).rows[0];
+    const [big, medium] = [await biggest('public'), await biggest('private')];
+    return big === undefined || medium === undefined ? undefined : { big, medium };
   });
+}
+
+/** A shelf the suite measures: its id, its owner and how many stories it holds. */
+interface SpecialShelf {
+  id: string;
+  owner: string;
+  items: number;
 }
 
 /**

@@ -139,6 +139,8 @@ export const storiesSuite: Suite = {
   name: 'stories',
   dataSet: `${STORIES.toLocaleString('en')} published stories (and 2% drafts) by ${AUTHORS.toLocaleString('en')} authors, about 3 chapters each (tools/seed)`,
   answeredByColumn: 'index used (Postgres) or engine time (OpenSearch)',
+  // Everything a list request goes through (issue 29: at most 3 ms in all).
+  cpuColumn: ['gateway', 'stories'],
   // Every request goes the whole way (gateway, stories service, OpenSearch, Postgres): the
   // gateway's caches (docs/api/foundation.md, "Caching at the edge") would answer the rows'
   // repeated requests themselves, and the node's request cache would answer repeated tag counts
