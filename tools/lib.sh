@@ -3,6 +3,9 @@
 
 REPO_ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO_ROOT"
+# The project's own Node.js 22 (the root devDependency `node`, from the npm registry) comes before
+# the machine's, as in npm scripts, also when a script here is run directly.
+export PATH="$REPO_ROOT/node_modules/.bin:$PATH"
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
@@ -14,6 +17,7 @@ ensure_dependencies() {
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     step "Installing dependencies (npm install, as locked)"
     npm install --no-audit --no-fund
+    hash -r # node is now the project's Node.js 22
   fi
 }
 
@@ -28,20 +32,42 @@ docker_answers() {
   esac
 }
 
+# Starts the Docker engine (dockerd, in the background, as root or through sudo; log in
+# /var/log/dockerd.log) when it is installed and does not answer, and waits up to 30 s for it.
+# Fails with a message when no engine is installed or it does not come up.
+ensure_docker_engine() {
+  docker_answers && return 0
+  if ! command -v dockerd >/dev/null 2>&1; then
+    echo "no Docker engine answers and dockerd is not installed (Debian: apt-get install docker.io)" >&2
+    return 1
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  step "Starting the Docker engine (dockerd, log in /var/log/dockerd.log)"
+  $sudo sh -c 'nohup dockerd >>/var/log/dockerd.log 2>&1 &'
+  for _ in $(seq 1 30); do
+    docker_answers && return 0
+    sleep 1
+  done
+  echo "the Docker engine did not answer within 30 s (see /var/log/dockerd.log)" >&2
+  return 1
+}
+
 # The background process that keeps the testcontainers stack alive (stopped when this shell exits).
 STACK_CONTAINERS_PID=""
 
-# With a Docker engine: Postgres, Redis, Kafka and OpenSearch from testcontainers, kept alive by a
-# background process that lives as long as this shell. Fails (status 1, the reason in
-# .stack/testcontainers.log) when they cannot start, e.g. on an engine that cannot pull images.
+# With a Docker engine: Postgres, Redis, Kafka and OpenSearch from testcontainers on the store images
+# built here (`npm run images`; nothing is pulled), kept alive by a background process that lives as
+# long as this shell. Its URLs go to .stack/testcontainers.env. Fails (status 1, the reason in
+# .stack/testcontainers.log) when they cannot start, e.g. when an image is missing.
 start_testcontainers() {
-  rm -f .stack/env
+  rm -f .stack/testcontainers.env
   mkdir -p .stack
   node --import tsx tools/stack/src/testcontainers.ts 2>.stack/testcontainers.log &
   STACK_CONTAINERS_PID=$!
   trap 'if [ -n "$STACK_CONTAINERS_PID" ]; then kill "$STACK_CONTAINERS_PID" 2>/dev/null || true; fi' EXIT
   for _ in $(seq 1 300); do
-    [ -f .stack/env ] && return 0
+    [ -f .stack/testcontainers.env ] && return 0
     kill -0 "$STACK_CONTAINERS_PID" 2>/dev/null || { wait "$STACK_CONTAINERS_PID" 2>/dev/null || true; STACK_CONTAINERS_PID=""; return 1; }
     sleep 1
   done
@@ -56,29 +82,52 @@ testcontainers_failure() {
   tail -n 1 .stack/testcontainers.log 2>/dev/null | sed 's/^\[stack\] //'
 }
 
+# True when this machine's own stack is up: the Kafka broker and the OpenSearch node that
+# tools/stack/up.sh starts answer on their ports (Postgres and Redis are the machine's services).
+local_stack_running() {
+  local port
+  for port in 19092 19200; do
+    # shellcheck disable=SC2016 # $1/$2 are meant for the inner bash
+    timeout 2 bash -c 'exec 3<>"/dev/tcp/$1/$2"' _ 127.0.0.1 "$port" 2>/dev/null || return 1
+  done
+}
+
 # Makes Postgres, Redis, Kafka and OpenSearch available and exports DATABASE_URL, REDIS_URL,
-# KAFKA_BROKERS, OPENSEARCH_URL. Given variables win; else a Docker engine means testcontainers,
-# and when that stack cannot start (an engine that cannot pull: air-gapped, no registry) one line
-# says so and the local stack is used; else tools/stack/up.sh reuses or starts this machine's
-# servers (Kafka and OpenSearch from Maven Central).
+# KAFKA_BROKERS, OPENSEARCH_URL and STACK_PATH, deciding in this order:
+#   1. given variables win (STACK_PATH=env);
+#   2. INKWELL_STACK=local or INKWELL_STACK=testcontainers chooses;
+#   3. a local stack that already runs is reused, so a session never switches stacks under the
+#      tests and servers that use it;
+#   4. a Docker engine that answers means testcontainers on the local store images;
+#   5. else tools/stack/up.sh starts this machine's servers (Kafka and OpenSearch from Maven Central).
+# When the testcontainers stack cannot start (an image missing, an engine that fails) one line
+# says so and the local stack is used.
 ensure_stack() {
-  local local_stack=yes
-  if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}${OPENSEARCH_URL:-}" ] && docker_answers; then
-    step "Bringing up the stack from testcontainers (a Docker engine answers)"
-    if start_testcontainers; then
-      local_stack=no
-    else
-      echo "[stack] the Docker engine answers but the testcontainers stack did not start ($(testcontainers_failure)); using the local stack" >&2
+  local choice=${INKWELL_STACK:-auto} local_stack=yes
+  case $choice in
+    auto | local | testcontainers) ;;
+    *) echo "[stack] INKWELL_STACK must be auto, local or testcontainers, not '$choice'" >&2; return 1 ;;
+  esac
+  if [ -z "${DATABASE_URL:-}${REDIS_URL:-}${KAFKA_BROKERS:-}${OPENSEARCH_URL:-}" ] && [ "$choice" != local ]; then
+    if [ "$choice" = testcontainers ] || { ! local_stack_running && docker_answers; }; then
+      step "Bringing up the stack from testcontainers ($([ "$choice" = testcontainers ] && echo 'INKWELL_STACK=testcontainers' || echo 'a Docker engine answers'))"
+      if start_testcontainers; then
+        local_stack=no
+      else
+        echo "[stack] the Docker engine answers but the testcontainers stack did not start ($(testcontainers_failure)); using the local stack" >&2
+      fi
     fi
   fi
   if [ "$local_stack" = yes ]; then
     step "Bringing up the local stack (Postgres, Redis, Kafka, OpenSearch)"
     bash tools/stack/up.sh >/dev/null
   fi
-  if [ -f .stack/env ]; then
+  local env_file=.stack/env
+  [ "$local_stack" = no ] && env_file=.stack/testcontainers.env
+  if [ -f "$env_file" ]; then
     set -a
-    # shellcheck disable=SC1091
-    . .stack/env
+    # shellcheck disable=SC1090
+    . "$env_file"
     set +a
   fi
   step "Stack path: ${STACK_PATH:-env} (DATABASE_URL=${DATABASE_URL:-?} REDIS_URL=${REDIS_URL:-?} KAFKA_BROKERS=${KAFKA_BROKERS:-?} OPENSEARCH_URL=${OPENSEARCH_URL:-?})"

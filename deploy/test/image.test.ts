@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEPLOYED_PROCESSES, REPO_ROOT } from './process.catalog.js';
@@ -12,7 +13,7 @@ function baseImages(dockerfile: string): string[] {
   const stages = new Set([...dockerfile.matchAll(/^FROM \S+ AS (\S+)$/gim)].map((match) => match[1] as string));
   return [...dockerfile.matchAll(/^FROM (?:--platform=\S+ )?(\S+)/gm)]
     .map((match) => (match[1] as string).replace(/\$\{(\w+)\}/g, (_, name: string) => args.get(name) ?? `\${${name}}`))
-    .filter((image) => !stages.has(image));
+    .filter((image) => !stages.has(image) && image !== 'scratch');
 }
 
 describe('deploy/docker/Dockerfile', () => {
@@ -27,10 +28,35 @@ describe('deploy/docker/Dockerfile', () => {
 
   it('removes npm from the runtime stage and installs only what the lock file pins', () => {
     const runtime = DOCKERFILE.slice(DOCKERFILE.search(/^FROM \S+ AS runtime$/m));
-    expect(runtime).toMatch(/rm -rf \/usr\/local\/lib\/node_modules \/usr\/local\/bin\/npm \/usr\/local\/bin\/npx/);
+    // The runtime is built from nothing: the base without npm (one layer, so npm is in none) and the app.
+    expect(runtime).toMatch(/^FROM scratch AS runtime\nCOPY --from=node-without-npm \/ \/\n/);
+    expect([...runtime.matchAll(/^(?:FROM |COPY --from=)(\S+)/gm)].map((match) => match[1])).toEqual(['scratch', 'node-without-npm', 'build']);
+    const withoutNpm = DOCKERFILE.slice(DOCKERFILE.search(/^FROM \S+ AS node-without-npm$/m), DOCKERFILE.search(/^FROM \S+ AS runtime$/m));
+    expect(withoutNpm).toMatch(/^FROM \$\{NODE_IMAGE\} AS node-without-npm$/m);
+    expect(withoutNpm).toMatch(/rm -rf \/usr\/local\/lib\/node_modules \/usr\/local\/bin\/npm \/usr\/local\/bin\/npx/);
     expect(runtime).not.toMatch(/npm (install|ci)/);
-    expect(DOCKERFILE).toMatch(/sha256sum -c \/tmp\/lock\.sha256/);
+    expect(DOCKERFILE).toMatch(/locked-versions\.mjs record (\S+) \\\n && npm install [^\n]*\\\n && node \S*locked-versions\.mjs verify \1\n/);
     expect(DOCKERFILE).toMatch(/npm prune --omit=dev/);
+  });
+
+  it('fails the build when npm installs a package version the lock file does not pin (locked-versions.mjs)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'inkwell-lock-'));
+    const script = join(REPO_ROOT, 'deploy/docker/locked-versions.mjs');
+    const writeLock = (packages: Record<string, object>) => writeFileSync(join(folder, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { name: 'inkwell' }, 'node_modules/@inkwell/users': { link: true }, ...packages } }));
+    const verify = () => spawnSync(process.execPath, [script, 'verify', 'locked.json'], { cwd: folder, encoding: 'utf8' });
+    try {
+      writeLock({ 'node_modules/pg': { version: '8.23.1', integrity: 'sha512-a' } });
+      execFileSync(process.execPath, [script, 'record', 'locked.json'], { cwd: folder });
+      // npm reorders the file and adds another platform's optional binary: accepted.
+      writeLock({ 'node_modules/turbo-linux-arm64': { version: '2.11.11', optional: true }, 'node_modules/pg': { version: '8.23.1', integrity: 'sha512-a' } });
+      expect(verify().status).toBe(0);
+      writeLock({ 'node_modules/pg': { version: '8.24.0', integrity: 'sha512-b' } });
+      expect(verify()).toMatchObject({ status: 1, stderr: expect.stringContaining('node_modules/pg: locked 8.23.1, installed 8.24.0') });
+      writeLock({ 'node_modules/pg': { version: '8.23.1', integrity: 'sha512-a' }, 'node_modules/left-pad': { version: '1.3.0' } });
+      expect(verify()).toMatchObject({ status: 1, stderr: expect.stringContaining('node_modules/left-pad: 1.3.0 is not in the lock file') });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it.each(DEPLOYED_PROCESSES)('leaves the test helpers out of the $name image and keeps its run-time workspaces', (deployed) => {

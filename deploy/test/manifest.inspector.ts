@@ -106,11 +106,16 @@ export function podView(objects: readonly K8sObject[], process: DeployedProcess)
 }
 
 /**
- * The environment a container gets (ConfigMaps resolved, Secret values replaced by
- * {@link SAMPLE_SECRETS}) and the Secret keys it reads. Throws on `envFrom` a Secret (it hides which
- * keys are needed), on a Secret key without a sample value, and on a missing ConfigMap or key.
+ * The environment a container gets (ConfigMaps resolved, Secret values taken from `secretValues`,
+ * by Secret name: {@link SAMPLE_SECRETS} unless given) and the Secret keys it reads. Throws on
+ * `envFrom` a Secret (it hides which keys are needed), on a Secret key without a value, and on a
+ * missing ConfigMap or key.
  */
-export function containerEnvironment(objects: readonly K8sObject[], container: Container): { env: Record<string, string>; secrets: SecretReference[] } {
+export function containerEnvironment(
+  objects: readonly K8sObject[],
+  container: Container,
+  secretValues: Record<string, Record<string, string>> = SAMPLE_SECRETS,
+): { env: Record<string, string>; secrets: SecretReference[] } {
   const env: Record<string, string> = {};
   const secrets: SecretReference[] = [];
   for (const source of (container.envFrom as { configMapRef?: { name: string }; secretRef?: { name: string } }[] | undefined) ?? []) {
@@ -123,7 +128,7 @@ export function containerEnvironment(objects: readonly K8sObject[], container: C
     const configMapKey = variable.valueFrom?.configMapKeyRef;
     if (secret !== undefined) {
       secrets.push(secret);
-      const sample = SAMPLE_SECRETS[secret.name]?.[secret.key];
+      const sample = secretValues[secret.name]?.[secret.key];
       if (sample === undefined) throw new Error(`${container.name} reads key ${secret.key} of Secret ${secret.name}: document it in deploy/README.md and add a sample value to SAMPLE_SECRETS`);
       env[variable.name] = sample;
     } else if (configMapKey !== undefined) {

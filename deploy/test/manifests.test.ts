@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_GRACE_MS } from '@inkwell/grpc';
+import { SERVER_GRACE_MS, SERVER_NOT_SERVING_FIRST_MS } from '@inkwell/grpc';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderKustomization, splitImage, type Container } from './kubectl-kustomize.renderer.js';
@@ -33,9 +33,9 @@ function preStopSeconds(container: Container): number {
   return command[0] === 'sleep' ? Number(command[1]) : 0;
 }
 
-/** Seconds a process may spend draining after SIGTERM: the gateway's SHUTDOWN_GRACE_MS, a service's SERVER_GRACE_MS (@inkwell/grpc). */
+/** Seconds a process may spend draining after SIGTERM: the gateway's SHUTDOWN_GRACE_MS, a service's SERVER_NOT_SERVING_FIRST_MS and SERVER_GRACE_MS (@inkwell/grpc). */
 function drainSeconds(process: DeployedProcess, env: Record<string, string>): number {
-  return (process.component === 'gateway' ? Number(env.SHUTDOWN_GRACE_MS ?? 10_000) : SERVER_GRACE_MS) / 1000;
+  return (process.component === 'gateway' ? Number(env.SHUTDOWN_GRACE_MS ?? 10_000) : SERVER_NOT_SERVING_FIRST_MS + SERVER_GRACE_MS) / 1000;
 }
 
 function storePort(secretKey: string): number {
