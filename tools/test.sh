@@ -11,7 +11,7 @@ step "Chromium for the browser tests (Debian's package)"
 bash tools/ensure-chromium.sh
 generate_code
 step "Dependencies: no installed version with a listed advisory (tools/deps/advisories.json)"
-node --test tools/deps/
+node --test "tools/deps/*.test.mjs"
 node tools/deps/check-advisories.mjs
 step "Type checks, lint (ESLint, buf lint) and contract checks (buf breaking against main)"
 npx turbo run typecheck lint --output-logs=errors-only
