@@ -145,10 +145,14 @@ describe('blocks', () => {
     const [ann, bob] = await Promise.all([person(), person()]);
     const story = await publishStory(ann, 'Comment magnet');
     const remark = ok(await comment(bob, story), 201).data.id;
-    await awaitNotification(ann, 'comment', remark);
+    const note = (await awaitNotification(ann, 'comment', remark)).find((notification) => about(notification, 'comment') === remark)!;
     ok(await block(ann, bob), 201);
     expect((await inbox(ann)).filter((notification) => about(notification, 'actor') === bob.id)).toEqual([]);
     expect(ok(await api(ann).GET('/users/{id}/notifications', { params: { path: { id: 'me' } } })).meta.unread).toBe(0);
+    // Nor by its id: reading or marking it answers as for a notification that does not exist.
+    expectError(await api(ann).GET('/notifications/{id}', { params: { path: { id: note.id } } }), 404, 'not_found');
+    const marking = { data: { type: 'notification' as const, id: note.id, attributes: { read: true } } };
+    expectError(await api(ann).PATCH('/notifications/{id}', { params: { path: { id: note.id } }, body: marking }), 404, 'not_found');
   });
 
   it("hide the blocked user's stories, comments and blog posts from the blocker's lists only with filter[hide_blocked]=true", async () => {

@@ -121,20 +121,24 @@ export class NotificationRepository {
   }
 
   /** Notification `id` if it is the user's and visible, else undefined. */
-  async findVisible(id: string, userId: string): Promise<Notification | undefined> {
+  async findVisible(id: string, userId: string, hidden?: HiddenNotifications): Promise<Notification | undefined> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications n WHERE n.id = $1 AND n.user_id = $2 AND ${VISIBLE}`, [id, userId]);
+      const { rows } = await this.pool.query<NotificationRow>(`SELECT ${COLUMNS} FROM notifications n WHERE n.id = $1 AND n.user_id = $2 AND ${VISIBLE} AND ${notHidden('$3', '$4')}`, [
+        id,
+        userId,
+        ...hiddenParams(hidden),
+      ]);
       return rows[0] && toNotification(rows[0]);
     });
   }
 
   /** Marks notification `id` read or unread if it is the user's and visible; returns it, or undefined. A read one keeps when it was first read. */
-  async setRead(id: string, userId: string, read: boolean): Promise<Notification | undefined> {
+  async setRead(id: string, userId: string, read: boolean, hidden?: HiddenNotifications): Promise<Notification | undefined> {
     return withPgErrors(async () => {
       const { rows } = await this.pool.query<NotificationRow>(
         `UPDATE notifications n SET read_at = CASE WHEN $3 THEN coalesce(n.read_at, now()) END
-          WHERE n.id = $1 AND n.user_id = $2 AND ${VISIBLE} RETURNING ${COLUMNS}`,
-        [id, userId, read],
+          WHERE n.id = $1 AND n.user_id = $2 AND ${VISIBLE} AND ${notHidden('$4', '$5')} RETURNING ${COLUMNS}`,
+        [id, userId, read, ...hiddenParams(hidden)],
       );
       return rows[0] && toNotification(rows[0]);
     });

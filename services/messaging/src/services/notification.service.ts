@@ -83,20 +83,21 @@ export class NotificationService {
     return { notifications: page.notifications, nextAfter: page.more && last !== undefined ? encodeAfter(last.id) : '', unread };
   }
 
-  /** One of the caller's visible notifications; NOT_FOUND otherwise. */
+  /** One of the caller's visible notifications, not hidden by their blocks and mutes; NOT_FOUND otherwise. */
   async get(id: string, caller: Caller): Promise<Notification> {
     const userId = signedInUser(caller);
-    const notification = isNotificationId(id) ? await this.notifications.findVisible(id, userId) : undefined;
+    const notification = isNotificationId(id) ? await this.notifications.findVisible(id, userId, await this.hiddenFor(userId, caller)) : undefined;
     if (notification === undefined) throw AppError.notFound('notification');
     return notification;
   }
 
-  /** Marks one of the caller's visible notifications read or unread; NOT_FOUND otherwise. Returns it and the unread count after. */
+  /** Marks one of the caller's visible notifications (not hidden by blocks and mutes) read or unread; NOT_FOUND otherwise. Returns it and the unread count after. */
   async update(id: string, read: boolean, caller: Caller): Promise<{ notification: Notification; unread: number }> {
     const userId = signedInUser(caller);
-    const notification = isNotificationId(id) ? await this.notifications.setRead(id, userId, read) : undefined;
+    const hidden = isNotificationId(id) ? await this.hiddenFor(userId, caller) : undefined;
+    const notification = isNotificationId(id) ? await this.notifications.setRead(id, userId, read, hidden) : undefined;
     if (notification === undefined) throw AppError.notFound('notification');
-    return { notification, unread: await this.notifications.unreadCount(userId, await this.hiddenFor(userId, caller)) };
+    return { notification, unread: await this.notifications.unreadCount(userId, hidden) };
   }
 
   /** Marks the caller's visible unread notifications read up to `mark`; returns how many, and the unread count after. */
