@@ -108,7 +108,8 @@ describe('byte budgets (docs/api/foundation.md, "Byte budgets")', () => {
     expect(items.map((shelf) => shelf.id)).toEqual(shelves);
   });
 
-  it('keeps a document with large included stories within its budget, every item and story reachable', async () => {
+  // About 25 MB of documents through every layer: beside other test files on two cores it can take longer than the default 30 s.
+  it('keeps a document with large included stories within its budget, every item and story reachable', { timeout: 120_000 }, async () => {
     const shelf = await createShelf(reader, { name: 'Long reads', privacy: 'public' });
     for (const story of bigStories) {
       await expectStatus(201, client.call('POST', `/bookshelves/${shelf}/items`, { token: reader.token, body: { data: { type: 'bookshelf_item', relationships: { story: { data: { type: 'story', id: story } } } } } }));
