@@ -8,7 +8,10 @@ export interface CallerGateOptions {
   readonly bytesPerSecond: number;
   /** Longest a request waits in line before it is refused (default 30 s). */
   readonly maxWaitMs?: number;
-  /** The clock (tests pass their own). */
+  /**
+   * A monotonic clock in ms (default `performance.now`; tests pass their own). Never the wall
+   * clock: a wall clock stepped back would hold a caller's line for as long as the step.
+   */
   readonly now?: () => number;
 }
 
@@ -45,7 +48,7 @@ export class CallerGate {
   readonly #now: () => number;
 
   constructor(private readonly options: CallerGateOptions) {
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => performance.now());
   }
 
   /**
