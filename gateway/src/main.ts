@@ -5,12 +5,12 @@ import { serveMetrics } from '@inkwell/grpc';
 import { createLogger, type Logger } from '@inkwell/logging';
 import type { ListStoriesResponse } from '@inkwell/proto/stories';
 import { pingRedis } from '@inkwell/redis';
+import { cachedRelationsClient, relationsGenerations } from '@inkwell/relations';
 import { createAuthEdge, rateLimitKeyPrefix } from './auth/auth-edge.js';
 import { CacheInvalidationConsumer } from './cache/cache-invalidation.consumer.js';
-import { CacheGenerations } from './cache/cache-generations.js';
 import { cachedStoriesClient, cachedUsersClient } from './cache/cached-backends.js';
 import { ListAnswerCache, registerListCacheMetrics } from './cache/list-answer.cache.js';
-import { PublicResourceCache, registerPublicCacheMetrics } from './cache/public-resource.cache.js';
+import { PublicResourceCache, publicCacheGenerations, registerPublicCacheMetrics } from './cache/public-resource.cache.js';
 import { withWriteInvalidation } from './cache/write-invalidation.js';
 import { guardBackends } from './backends/backend.guard.js';
 import { BACKEND_OF, closeGrpcBackends, createGrpcBackends } from './backends/grpc.backends.js';
@@ -78,10 +78,10 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   const invalidation = config.publicCache.enabled ? new CacheInvalidationConsumer(createKafka({ ...config.kafka, clientId: 'inkwell-gateway', logger }), cache, logger) : undefined;
   const lists = config.publicCache.enabled ? new ListAnswerCache<ListStoriesResponse>({ ttlMs: config.publicCache.listTtlMs, maxEntries: LIST_CACHE_MAX_ENTRIES, maxBytes: LIST_CACHE_MAX_BYTES }) : undefined;
   if (lists !== undefined) registerListCacheMetrics(lists, metrics.registry);
-  const generations = new CacheGenerations(redis, config.publicCache.ttlMs);
+  const generations = publicCacheGenerations(redis, config.publicCache.ttlMs);
   const readBackends = { users: cachedUsersClient(backends.users, cache, generations), stories: cachedStoriesClient(backends.stories, cache, generations, lists) };
   const routes = withIdempotency(
-    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, notifications: backends.notifications, blog: backends.blog, bookshelves: backends.bookshelves, webhooks: backends.webhooks, moderation: backends.moderation, relations: backends.relations, reportThrottle: new ReportThrottle(redis, rateLimitKeyPrefix(config.publicBaseUrl), logger), links, documents }), cache, generations),
+    withWriteInvalidation(apiRoutes({ users: readBackends.users, stories: readBackends.stories, messaging: backends.messaging, notifications: backends.notifications, blog: backends.blog, bookshelves: backends.bookshelves, webhooks: backends.webhooks, moderation: backends.moderation, relations: cachedRelationsClient(backends.relations, relationsGenerations(redis)), reportThrottle: new ReportThrottle(redis, rateLimitKeyPrefix(config.publicBaseUrl), logger), links, documents }), cache, generations),
     new IdempotencyStore(idempotencyRedis),
   );
   const table = new RouteTable(API_V1_PREFIX, routes);

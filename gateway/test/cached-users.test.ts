@@ -5,9 +5,8 @@ import { BatchGetUsersResponseSchema, GetUserResponseSchema, UserSchema, type Ba
 import { createRedis, type Redis } from '@inkwell/redis';
 import { stackEnv } from '@inkwell/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CacheGenerations } from '../src/cache/cache-generations.js';
 import { cachedUsersClient } from '../src/cache/cached-backends.js';
-import { PublicResourceCache } from '../src/cache/public-resource.cache.js';
+import { PublicResourceCache, publicCacheGenerations } from '../src/cache/public-resource.cache.js';
 import { useTestRedis } from './support/test-redis.js';
 
 const testRedis = useTestRedis('cached-users');
@@ -56,7 +55,7 @@ const names = (response: { users: { id: string; name: string }[] }) => response.
 describe('cachedUsersClient batchGetUsers', () => {
   it('asks the service only for the users it does not hold, in the order asked, and shares the entries with getUser', async () => {
     const users = fakeUsers();
-    const cached = cachedUsersClient(users.client, liveCache(), new CacheGenerations(redis, 60_000));
+    const cached = cachedUsersClient(users.client, liveCache(), publicCacheGenerations(redis, 60_000));
     const [a, b, c] = freshIds(3) as [string, string, string];
     expect(names(await cached.batchGetUsers({ ids: [a, b] }, anonymous))).toEqual([[a, `user ${a}`], [b, `user ${b}`]]);
     expect(names(await cached.batchGetUsers({ ids: [b, c, a, b] }, anonymous))).toEqual([[b, `user ${b}`], [c, `user ${c}`], [a, `user ${a}`]]);
@@ -67,7 +66,7 @@ describe('cachedUsersClient batchGetUsers', () => {
 
   it('reads a user again once a write started a new generation of their entry', async () => {
     const users = fakeUsers();
-    const generations = new CacheGenerations(redis, 60_000);
+    const generations = publicCacheGenerations(redis, 60_000);
     const cached = cachedUsersClient(users.client, liveCache(), generations);
     const [a, b] = freshIds(2) as [string, string];
     await cached.batchGetUsers({ ids: [a, b] }, anonymous);
@@ -78,7 +77,7 @@ describe('cachedUsersClient batchGetUsers', () => {
 
   it("never serves nor keeps a batch that holds the caller's own record (it carries the e-mail)", async () => {
     const users = fakeUsers();
-    const cached = cachedUsersClient(users.client, liveCache(), new CacheGenerations(redis, 60_000));
+    const cached = cachedUsersClient(users.client, liveCache(), publicCacheGenerations(redis, 60_000));
     const [self, other] = freshIds(2) as [string, string];
     const asSelf = { caller: { requestId: 'test', userId: self, scopes: [] } };
     const own = await cached.batchGetUsers({ ids: [self, other] }, asSelf);

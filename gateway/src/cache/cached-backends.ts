@@ -2,7 +2,7 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import type { GrpcClient } from '@inkwell/grpc';
 import { ListStoriesRequestSchema, type GetStoryResponse, type ListStoriesResponse, type StoriesService } from '@inkwell/proto/stories';
 import { BatchGetUsersResponseSchema, GetUserResponseSchema, type BatchGetUsersResponse, type GetUserResponse, type User, type UsersService } from '@inkwell/proto/users';
-import type { CacheGenerations } from './cache-generations.js';
+import type { Generations } from '@inkwell/redis';
 import type { ListAnswerCache } from './list-answer.cache.js';
 import type { PublicResourceCache } from './public-resource.cache.js';
 
@@ -12,7 +12,7 @@ import type { PublicResourceCache } from './public-resource.cache.js';
  * author always reads through to the service (their own reads bypass the cache, so they see their
  * change at once and never someone else's view). Other callers see the same representation of a
  * published story whatever their scopes, and only while its generation is current (see
- * CacheGenerations: a write through any gateway ends it at once). Errors are never cached.
+ * the generations in Redis: a write through any gateway ends it at once). Errors are never cached.
  *
  * With `lists`, `listStories` (GET /stories) without a bookshelf filter, the only caller-dependent
  * part of that list, is answered from that short-lived cache, keyed by the whole request (search
@@ -24,7 +24,7 @@ import type { PublicResourceCache } from './public-resource.cache.js';
 export function cachedStoriesClient(
   client: GrpcClient<typeof StoriesService>,
   cache: PublicResourceCache,
-  generations: CacheGenerations,
+  generations: Generations,
   lists?: ListAnswerCache<ListStoriesResponse>,
 ): GrpcClient<typeof StoriesService> {
   return Object.assign(Object.create(client) as GrpcClient<typeof StoriesService>, {
@@ -59,7 +59,7 @@ export function cachedStoriesClient(
  * stored. A batch checks every generation in one Redis round trip and asks the service only for
  * the users it does not hold, storing each as `getUser` would (the same representation).
  */
-export function cachedUsersClient(client: GrpcClient<typeof UsersService>, cache: PublicResourceCache, generations: CacheGenerations): GrpcClient<typeof UsersService> {
+export function cachedUsersClient(client: GrpcClient<typeof UsersService>, cache: PublicResourceCache, generations: Generations): GrpcClient<typeof UsersService> {
   return Object.assign(Object.create(client) as GrpcClient<typeof UsersService>, {
     async getUser(request: Parameters<typeof client.getUser>[0], options: Parameters<typeof client.getUser>[1]): Promise<GetUserResponse> {
       const id = request.id ?? '';

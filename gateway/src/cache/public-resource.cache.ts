@@ -1,8 +1,18 @@
+import { Generations, type Redis } from '@inkwell/redis';
 import { Gauge, type Registry } from 'prom-client';
 import { BoundedEntries } from './bounded-entries.js';
 
 /** What the cache keeps: the public representation of one entity (`story:<id>`, `user:<id>`). */
 export type CacheKey = `${'story' | 'user'}:${string}`;
+
+/**
+ * The generations of the public cache's entries in Redis, shared by every gateway
+ * (docs/api/foundation.md, "Caching at the edge"): a write bumps the story or user it changed
+ * before it answers; `ttlMs` is the cache's entry TTL.
+ */
+export function publicCacheGenerations(redis: Redis, ttlMs: number): Generations {
+  return new Generations(redis, 'cache-generation', ttlMs);
+}
 
 /** Options of {@link PublicResourceCache}. */
 export interface PublicResourceCacheOptions {
@@ -68,7 +78,7 @@ export class PublicResourceCache {
     this.clear();
   }
 
-  /** The entry of `key` when live, younger than the TTL and stored in `generation` (see CacheGenerations); undefined otherwise. */
+  /** The entry of `key` when live, younger than the TTL and stored in `generation` (see Generations in @inkwell/redis); undefined otherwise. */
   get<T>(key: CacheKey, generation: string): T | undefined {
     if (!this.live) return undefined;
     const entry = this.entries.get(key, this.now()) as Generational | undefined;

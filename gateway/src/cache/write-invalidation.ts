@@ -1,5 +1,5 @@
 import type { RouteDefinition } from '../routing/route.types.js';
-import type { CacheGenerations } from './cache-generations.js';
+import type { Generations } from '@inkwell/redis';
 import type { CacheKey, PublicResourceCache } from './public-resource.cache.js';
 
 /** Which cache entry a write under a path template changes: the story or user the path names. */
@@ -18,7 +18,7 @@ function keyOf(path: string, params: Readonly<Record<string, string>>): CacheKey
  * edge"), without waiting for the event. The entry is also dropped when the write fails, since a
  * timeout may still have committed it.
  */
-export function withWriteInvalidation(routes: readonly RouteDefinition[], cache: PublicResourceCache, generations: CacheGenerations): RouteDefinition[] {
+export function withWriteInvalidation(routes: readonly RouteDefinition[], cache: PublicResourceCache, generations: Generations): RouteDefinition[] {
   return routes.map((route) => {
     if (route.method === 'GET' || !(route.path.startsWith('/stories/:id') || route.path.startsWith('/users/:id'))) return route;
     return {

@@ -95,3 +95,4 @@ export function luaScript<R>(redis: Redis, name: string, numberOfKeys: number, l
   if (commands[name] === undefined) redis.defineCommand(name, { numberOfKeys, lua });
   return (commands[name] as (...args: (string | number)[]) => Promise<R>).bind(redis);
 }
+export { Generations } from './generations.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { loadConfig, serviceAddress, serviceEnv } from '@inkwell/config';
 
-const schema = serviceEnv('MESSAGING', { grpc: 50055, metrics: 9155 }, { redis: false, markdown: true }, {
+const schema = serviceEnv('MESSAGING', { grpc: 50055, metrics: 9155 }, { redis: true, markdown: true }, {
   USERS_SERVICE_ADDR: serviceAddress.default('127.0.0.1:50051'),
   GRPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
   // Recipients per committed chunk of a notification fan-out (docs/api/updates.md, "Fan-out model").

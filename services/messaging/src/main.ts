@@ -2,6 +2,7 @@ import { createGrpcClient } from '@inkwell/grpc';
 import { ChannelListener } from '@inkwell/pg';
 import { Topics } from '@inkwell/proto/topics';
 import { RelationsService, UsersService } from '@inkwell/proto/users';
+import { cachedRelationsClient, relationsGenerations } from '@inkwell/relations';
 import { runService } from '@inkwell/service';
 import { loadMessagingConfig } from './config.js';
 import { createModerationConsumer } from './consumers/moderation.consumer.js';
@@ -30,10 +31,11 @@ runService({
   database: { schema: MESSAGING_SCHEMA, migrations: MESSAGING_MIGRATIONS, settings: { jit: 'off' } },
   markdown: true,
   topics: [Topics.messagingMessage],
-  async wire({ config, logger, tls, auth, pool, kafka, metrics }) {
+  async wire({ config, logger, tls, auth, pool, kafka, metrics, redis }) {
     const usersClient = createGrpcClient(UsersService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer, tls });
     const relationsClient = createGrpcClient(RelationsService, config.USERS_SERVICE_ADDR, { defaultDeadlineMs: config.GRPC_DEADLINE_MS, signer: auth.signer, tls });
-    const relations = new UserRelationsRepository(relationsClient);
+    // Blocks and mutes are read on every inbox page: a copy per user while its generation in Redis is unchanged (docs/api/safety.md, "One source of truth").
+    const relations = new UserRelationsRepository(cachedRelationsClient(relationsClient, relationsGenerations(redis())));
     const messageRepository = new PrivateMessageRepository(pool);
     const messages = new PrivateMessageService(messageRepository, new UserDirectoryRepository(usersClient), relations);
     const notificationRepository = new NotificationRepository(pool);

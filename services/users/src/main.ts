@@ -4,7 +4,6 @@ import { Topics } from '@inkwell/proto/topics';
 import { runService } from '@inkwell/service';
 import { loadUsersConfig } from './config.js';
 import { createAuthoredContentConsumer } from './consumers/authored-content.consumer.js';
-import { RedisRevocationNotifier } from './repositories/revocation.notifier.js';
 import { USERS_MIGRATIONS, USERS_SCHEMA } from './schema.js';
 import { seedDemoData } from './seed/demo.seed.js';
 import { createUsersServer } from './server.js';
@@ -22,7 +21,7 @@ runService({
   markdown: true,
   topics: [Topics.usersUser, Topics.usersFollow, Topics.usersModeration],
   async wire({ config, logger, auth, pool, kafka, metrics, redis }) {
-    const services = createUsersServices(pool, new RedisRevocationNotifier(redis(), logger));
+    const services = createUsersServices(pool, redis(), logger);
     if (config.SEED_DEMO_DATA) {
       const credentials = await seedDemoData(services, logger);
       if (config.DEMO_CREDENTIALS_FILE !== undefined) {

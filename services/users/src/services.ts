@@ -1,3 +1,5 @@
+import type { Logger } from '@inkwell/logging';
+import type { Redis } from '@inkwell/redis';
 import type pg from 'pg';
 import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
 import { AuthorizationRepository } from './repositories/authorization.repository.js';
@@ -5,7 +7,8 @@ import { FollowRepository } from './repositories/follow.repository.js';
 import { ModerationRepository } from './repositories/moderation.repository.js';
 import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
 import { RelationRepository } from './repositories/relation.repository.js';
-import type { RevocationNotifier } from './repositories/revocation.notifier.js';
+import { RedisRelationsChangeNotifier } from './repositories/relations-change.notifier.js';
+import { RedisRevocationNotifier } from './repositories/revocation.notifier.js';
 import { SignInThrottleRepository } from './repositories/sign-in-throttle.repository.js';
 import { TokenRepository } from './repositories/token.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
@@ -33,10 +36,12 @@ export interface UsersServices {
 }
 
 /**
- * Wires repositories → services over `pool` (a pool of the users schema). Shared by the two
- * composition roots, the gRPC server (main.ts) and the operator CLI, and by the tests.
+ * Wires repositories → services over `pool` (a pool of the users schema), announcing revoked
+ * tokens and changed relations to other processes through `redis`. Shared by the two composition
+ * roots, the gRPC server (main.ts) and the operator CLI, and by the tests.
  */
-export function createUsersServices(pool: pg.Pool, notifier: RevocationNotifier): UsersServices {
+export function createUsersServices(pool: pg.Pool, redis: Redis, logger: Logger): UsersServices {
+  const notifier = new RedisRevocationNotifier(redis, logger);
   const users = new UserRepository(pool);
   const tokens = new TokenRepository(pool);
   const clients = new OAuthClientRepository(pool);
@@ -48,7 +53,7 @@ export function createUsersServices(pool: pg.Pool, notifier: RevocationNotifier)
     tokens: oauthTokens,
     personalTokens: new PersonalTokenService(tokens, users, notifier),
     authorizations: new AuthorizationService(new AuthorizationRepository(pool), notifier),
-    relations: new RelationService(new RelationRepository(pool)),
+    relations: new RelationService(new RelationRepository(pool), new RedisRelationsChangeNotifier(redis, logger)),
     moderation: new ModerationQueueService(new ModerationRepository(pool), oauthTokens),
   };
 }

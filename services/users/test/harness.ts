@@ -9,7 +9,6 @@ import { UsersService } from '@inkwell/proto/users';
 import { createRedis, type Redis } from '@inkwell/redis';
 import { decodeRevocationNotice, hashToken, REVOCATION_CHANNEL } from '@inkwell/auth-tokens';
 import { callAs, closeServiceHarness, dropSchemas, ensureDatabase, eventually, KeyRing, stackEnv } from '@inkwell/testing';
-import { RedisRevocationNotifier } from '../src/repositories/revocation.notifier.js';
 import { USERS_MIGRATIONS, USERS_SCHEMA } from '../src/schema.js';
 import { createUsersServer } from '../src/server.js';
 import { createUsersServices, type UsersServices } from '../src/services.js';
@@ -40,7 +39,7 @@ export async function startUsersHarness(database: string): Promise<UsersHarness>
   const pool = createPool({ connectionString: databaseUrl, schema: USERS_SCHEMA });
   await migrate(pool, { schema: USERS_SCHEMA, directory: USERS_MIGRATIONS, extra: eventsMigrations, logger });
   const redis = createRedis(env.redisUrl, {}, logger);
-  const services = createUsersServices(pool, new RedisRevocationNotifier(redis, logger));
+  const services = createUsersServices(pool, redis, logger);
   await services.accounts.prepare();
   const keys = KeyRing.generate();
   const server: GrpcServer = createUsersServer({ logger, services, verifier: keys.verifier('users') });

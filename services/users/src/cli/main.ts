@@ -4,7 +4,6 @@ import { eventsMigrations } from '@inkwell/events';
 import { createLogger } from '@inkwell/logging';
 import { createPool, migrate } from '@inkwell/pg';
 import { createRedis } from '@inkwell/redis';
-import { RedisRevocationNotifier } from '../repositories/revocation.notifier.js';
 import { USERS_MIGRATIONS, USERS_SCHEMA } from '../schema.js';
 import { createUsersServices } from '../services.js';
 import { loadCliConfig } from './cli.config.js';
@@ -33,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const redis = createRedis(redisSettings(config), {}, logger);
   try {
     await migrate(pool, { schema: USERS_SCHEMA, directory: USERS_MIGRATIONS, extra: eventsMigrations, logger });
-    const result = await runCommand(createUsersServices(pool, new RedisRevocationNotifier(redis, logger)), parsed);
+    const result = await runCommand(createUsersServices(pool, redis, logger), parsed);
     process.stdout.write(parsed.json ? `${JSON.stringify(result.json)}\n` : `${result.lines.join('\n')}\n`);
     return 0;
   } catch (error) {

@@ -13,6 +13,7 @@ import {
 } from '../domain/relations.js';
 import { isUserId, type Viewer } from '../domain/user.js';
 import type { RelationPage, RelationRepository } from '../repositories/relation.repository.js';
+import type { RelationsChangeNotifier } from '../repositories/relations-change.notifier.js';
 import { callerUserId } from './caller-user.guard.js';
 import { limitReached } from './limit-reached.error.js';
 
@@ -31,10 +32,14 @@ const NO_USER = 'You can block and mute only as a signed-in user.';
  * mutes only as themself, never themself, only users that exist (a mute's tag id is taken as
  * given); a second block or mute of the same target is a conflict; each list is capped. The
  * checks other services make (CheckBlock) and the sets their read-time filters use
- * (GetRelations) come from here too.
+ * (GetRelations) come from here too. Each change is announced (`changed`) before it is answered,
+ * so that copies of the sets kept elsewhere stop being served at once.
  */
 export class RelationService {
-  constructor(private readonly relations: RelationRepository) {}
+  constructor(
+    private readonly relations: RelationRepository,
+    private readonly changes: RelationsChangeNotifier,
+  ) {}
 
   /** The caller blocks `blockedId`; every follow between them ends. */
   async block(caller: Viewer, blockedId: string): Promise<Block> {
@@ -42,7 +47,7 @@ export class RelationService {
     if (blockedId === blockerId) throw AppError.validation(BLOCKED_POINTER, 'You cannot block yourself.');
     if (!isUserId(blockedId)) throw AppError.validation(BLOCKED_POINTER, 'There is no user with this id.');
     const outcome = await this.relations.block(blockerId, blockedId, MAX_BLOCKS);
-    if ('created' in outcome) return outcome.created;
+    if ('created' in outcome) return this.#announced(blockerId, outcome.created);
     if ('duplicate' in outcome) throw conflict(BLOCKED_POINTER, 'You already block this user.');
     if ('full' in outcome) throw limitReached(`You can block at most ${MAX_BLOCKS} users: unblock someone first.`);
     if (outcome.missing === 'target') throw AppError.validation(BLOCKED_POINTER, 'There is no user with this id.');
@@ -54,7 +59,7 @@ export class RelationService {
     const blockerId = callerUserId(caller, NO_USER);
     const removed = isUserId(blockedId) ? await this.relations.unblock(blockerId, blockedId) : undefined;
     if (!removed) throw notFound('You do not block this user.');
-    return removed;
+    return this.#announced(blockerId, removed);
   }
 
   /** One page of the caller's blocks, newest first. */
@@ -72,7 +77,7 @@ export class RelationService {
       if (!isUserId(target.authorId)) throw AppError.validation(MUTED_POINTER, 'There is no user with this id.');
     }
     const outcome = await this.relations.mute(muterId, target, MAX_MUTES);
-    if ('created' in outcome) return outcome.created;
+    if ('created' in outcome) return this.#announced(muterId, outcome.created);
     if ('duplicate' in outcome) throw conflict(MUTED_POINTER, 'You already mute this.');
     if ('full' in outcome) throw limitReached(`You can mute at most ${MAX_MUTES} authors and tags: unmute some first.`);
     if (outcome.missing === 'target') throw AppError.validation(MUTED_POINTER, 'There is no user with this id.');
@@ -84,7 +89,7 @@ export class RelationService {
     const muterId = callerUserId(caller, NO_USER);
     const removed = isUserId(muteId) ? await this.relations.unmute(muterId, muteId) : undefined;
     if (!removed) throw notFound('You do not mute this.');
-    return removed;
+    return this.#announced(muterId, removed);
   }
 
   /** One page of the caller's mutes, newest first. */
@@ -92,6 +97,12 @@ export class RelationService {
     const muterId = callerUserId(caller, NO_USER);
     const page = await this.relations.listMutes(muterId, sizeOf(pageSize), positionOf('mutes', after));
     return listOf('mutes', page);
+  }
+
+  /** `change` of `userId`'s relations, once announced. */
+  async #announced<T>(userId: string, change: T): Promise<T> {
+    await this.changes.changed(userId);
+    return change;
   }
 
   /** Whether either user blocks the other; false for ids that name nobody. */

@@ -1,0 +1,3 @@
+import { sharedProject } from '../../vitest.shared.js';
+
+export default sharedProject;
