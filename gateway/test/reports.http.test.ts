@@ -25,7 +25,7 @@ beforeAll(async () => {
   const writer = ['write_stories', 'read_stories', 'write_comments', 'write_blog_posts', 'write_pms', 'read_pms'];
   [author, reporter, second] = await Promise.all([
     createTestUser(stack.system, { scopes: writer }),
-    createTestUser(stack.system, { scopes: ['read_pms', 'write_pms', 'write_comments'] }),
+    createTestUser(stack.system, { scopes: ['read_pms', 'write_pms', 'write_comments', 'read_bookshelves', 'write_bookshelves'] }),
     createTestUser(stack.system, { scopes: ['read_pms'] }),
   ]);
 }, 600_000);
@@ -114,6 +114,12 @@ async function listedStories(token: string, authorId: string): Promise<string[]>
   lastListing = `${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}; the stories service said: ${stack.process('stories').output().slice(-3000)}`;
   expect(answer.status).toBe(200);
   return (answer.body.data as unknown as Resource[]).map((story) => story.id);
+}
+
+/** A public Atom feed (docs/api/updates.md, "Atom feeds"): its status and text. */
+async function feed(path: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${stack.origin}/feeds/${path}.atom`);
+  return { status: response.status, text: await response.text() };
 }
 
 // Every CLI run starts node + tsx: seconds each on a busy machine, hence the generous timeouts.
@@ -212,9 +218,16 @@ describe('the operator CLI and its decisions', { timeout: 600_000 }, () => {
     expect((await call(reporter.token, 'GET', `/stories/${id}`)).status).toBe(200);
   });
 
-  it('hides a story: gone from GET /stories, by id for everyone, and from downloads', async () => {
+  it('hides a story: gone from GET /stories, search, by id for everyone, downloads, shelves and feeds', async () => {
     const { id } = await publishedStory('Hidden tale');
     await eventually(async () => (await listedStories(reporter.token, author.id)).includes(id), { timeoutMs: EVENT_WAIT_MS, what: () => `the story in GET /stories (last answer: ${lastListing})` });
+    const shelf = await write(reporter, 'POST', '/users/me/bookshelves', { data: { type: 'bookshelf', attributes: { name: 'Reported', privacy: 'public' } } });
+    await write(reporter, 'POST', `/bookshelves/${shelf.id}/items`, { data: { type: 'bookshelf_item', relationships: { story: { data: { type: 'story', id } } } } });
+    const shelfStories = async () => ((await call(reporter.token, 'GET', `/bookshelves/${shelf.id}/items?include=story`)).body.included as Resource[] | undefined ?? []).map((story) => story.id);
+    const searched = async () => ((await call(reporter.token, 'GET', `/stories?query=${encodeURIComponent('Hidden tale')}`)).body.data as unknown as Resource[]).map((story) => story.id);
+    expect(await shelfStories()).toContain(id);
+    expect(await searched()).toContain(id);
+    expect((await feed(`stories/${id}`)).status).toBe(200);
     await report(reporter, 'story', id, 'sexual_content');
     const entry = (await openEntry('story', id))!;
     await cli('reports', 'resolve', entry.id, '--action', 'hide', '--reason', 'Against the rules', '--operator', 'olga');
@@ -224,6 +237,11 @@ describe('the operator CLI and its decisions', { timeout: 600_000 }, () => {
     expect((await call(reporter.token, 'GET', `/stories/${id}/chapters`)).status).toBe(404);
     await eventually(async () => !(await listedStories(reporter.token, author.id)).includes(id), { timeoutMs: EVENT_WAIT_MS, what: () => `the story to leave GET /stories (last answer: ${lastListing})` });
     expect((await call(author.token, 'PATCH', `/stories/${id}`, { data: { type: 'story', id, attributes: { published: true } } })).status).toBe(404);
+    expect(await searched()).not.toContain(id);
+    expect(await shelfStories()).not.toContain(id);
+    expect((await feed(`stories/${id}`)).status).toBe(404);
+    expect((await feed(`users/${author.id}`)).text).not.toContain('Hidden tale');
+    expect((await feed(`bookshelves/${shelf.id}`)).text).not.toContain('Hidden tale');
   });
 
   it('hides a chapter and a comment', async () => {
@@ -257,6 +275,9 @@ describe('the operator CLI and its decisions', { timeout: 600_000 }, () => {
     expect((await call(author.token, 'GET', `/blog-posts/${post.id}`)).status).toBe(404);
     const posts = await call(reporter.token, 'GET', `/users/${author.id}/blog-posts`);
     expect((posts.body.data as unknown as Resource[]).map((item) => item.id)).not.toContain(post.id);
+    const found = await call(reporter.token, 'GET', `/blog-posts?query=${encodeURIComponent('Hidden post')}`);
+    expect((found.body.data as unknown as Resource[]).map((item) => item.id)).not.toContain(post.id);
+    expect((await feed(`users/${author.id}`)).text).not.toContain('Hidden post');
     await eventually(async () => (await call(reporter.token, 'GET', `/private-messages/${message.id}`)).status === 404, { timeoutMs: EVENT_WAIT_MS, what: 'the hidden message to answer 404' });
     expect((await call(author.token, 'GET', `/private-messages/${message.id}`)).status).toBe(404);
     const mailbox = await call(reporter.token, 'GET', '/users/me/private-messages');
@@ -270,6 +291,10 @@ describe('the operator CLI and its decisions', { timeout: 600_000 }, () => {
     await write(suspect, 'POST', `/stories/${id}/chapters`, { data: { type: 'chapter', attributes: { title: 'One', content: 'Words.', published: true } } });
     await write(suspect, 'PATCH', `/stories/${id}`, { data: { type: 'story', id, attributes: { published: true } } });
     await eventually(async () => (await listedStories(reporter.token, suspect.id)).includes(id), { timeoutMs: EVENT_WAIT_MS, what: () => `the story in GET /stories (last answer: ${lastListing})` });
+    // Its profile is public, and held by the gateway's public cache.
+    expect((await call(reporter.token, 'GET', `/users/${suspect.id}`)).status).toBe(200);
+    expect((await call(reporter.token, 'GET', `/users/${suspect.id}`)).status).toBe(200);
+    expect((await feed(`users/${suspect.id}`)).status).toBe(200);
     // Both tokens work, and are cached by the gateway.
     expect((await call(suspect.token, 'GET', '/users/me')).status).toBe(200);
     expect((await call(otherToken, 'GET', '/users/me')).status).toBe(200);
@@ -285,6 +310,11 @@ describe('the operator CLI and its decisions', { timeout: 600_000 }, () => {
     expect((await call(otherToken, 'GET', '/users/me')).status).toBe(401);
     await eventually(async () => !(await listedStories(reporter.token, suspect.id)).includes(id), { timeoutMs: EVENT_WAIT_MS, intervalMs: 20, what: () => `the suspended author's story to leave GET /stories (last answer: ${lastListing})` });
     const gone = Date.now();
+    // The account is nobody: no profile, no feed, nobody to follow or write to.
+    await eventually(async () => (await call(reporter.token, 'GET', `/users/${suspect.id}`)).status === 404, { timeoutMs: EVENT_WAIT_MS, what: 'the suspended profile to answer 404' });
+    expect((await feed(`users/${suspect.id}`)).status).toBe(404);
+    const message = await call(reporter.token, 'POST', `/users/${suspect.id}/private-messages`, { data: { type: 'private_message', attributes: { subject: 'Hi', content: 'Hello' } } });
+    expect(message.status).toBe(404);
     console.info(`suspension → story gone from GET /stories: ${gone - resolvedAt} ms after the resolve command returned (${gone - started} ms after it started, the CLI process start included)`);
 
     const shown = await cli<{ actions: { action: string; operator: string; reason: string; userId: string; dateTaken: string }[] }>('reports', 'show', entry.id);

@@ -8,7 +8,7 @@ import type { Consumer, Kafka } from 'kafkajs';
 import type { CacheKey, PublicResourceCache } from './public-resource.cache.js';
 
 /** The topics whose events change what the public cache holds. */
-export const INVALIDATION_TOPICS = [Topics.storiesStory, Topics.storiesChapter, Topics.usersUser, Topics.usersFollow, Topics.blogPost] as const;
+export const INVALIDATION_TOPICS = [Topics.storiesStory, Topics.storiesChapter, Topics.usersUser, Topics.usersFollow, Topics.usersModeration, Topics.blogPost] as const;
 
 /**
  * How long after an event that another service's consumer turns into a count (a user's
@@ -34,6 +34,7 @@ export function staleKeys(envelope: EventEnvelope): { now: CacheKey[]; later: Ca
       return { now: payload.value.chapter === undefined ? [] : [`story:${payload.value.chapter.storyId}`], later: [] };
     case 'userCreated':
     case 'userUpdated':
+    case 'userSuspended':
       return { now: [`user:${payload.value.userId}`], later: [] };
     case 'userFollowed':
     case 'userUnfollowed':

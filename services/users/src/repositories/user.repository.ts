@@ -41,6 +41,12 @@ export interface UserCredentials {
   passwordHash: string;
 }
 
+/** How a lookup by id or name treats suspended accounts. */
+export interface AccountLookup {
+  /** Find a suspended account too (default: it is nobody). */
+  readonly includeSuspended?: boolean;
+}
+
 const COLUMNS = 'id, name, email, bio, bio_html, num_followers, num_following, num_stories, num_blog_posts, date_joined';
 
 /** The unique indexes of users, and the attribute each one is about. */
@@ -78,23 +84,27 @@ export type UserLookup = Pick<UserRepository, 'findById'>;
 export class UserRepository {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** The user with this id, or undefined. */
-  async findById(id: string): Promise<User | undefined> {
+  /**
+   * The user with this id, or undefined. A suspended account is nobody (docs/api/safety.md,
+   * "Suspended accounts") unless `includeSuspended` (the operator CLI).
+   */
+  async findById(id: string, { includeSuspended = false }: AccountLookup = {}): Promise<User | undefined> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
+      const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1 AND (suspended_at IS NULL OR $2)`, [id, includeSuspended]);
       return rows[0] && toUser(rows[0]);
     });
   }
 
   /**
    * The users with these (unique) ids, in their order, from the first as far as `budgetBytes`
-   * of bio text allows (docs/api/foundation.md, "Byte budgets"); unknown ids are left out.
+   * of bio text allows (docs/api/foundation.md, "Byte budgets"); unknown ids and suspended
+   * accounts are left out.
    * `covered` is how many of `ids` the answer accounts for.
    */
   async findByIds(ids: readonly string[], budgetBytes: number): Promise<{ users: User[]; covered: number }> {
     return withPgErrors(async () => {
       const { rows } = await this.pool.query<UserRow & BudgetedRow & { ord: string }>(
-        budgetedPageSql(`SELECT ${COLUMNS}, w.ord FROM unnest($1::bigint[]) WITH ORDINALITY AS w(wanted, ord) JOIN users ON users.id = w.wanted`, {
+        budgetedPageSql(`SELECT ${COLUMNS}, w.ord FROM unnest($1::bigint[]) WITH ORDINALITY AS w(wanted, ord) JOIN users ON users.id = w.wanted AND users.suspended_at IS NULL`, {
           bytes: `octet_length(bio) + octet_length(bio_html) + ${ITEM_OVERHEAD_BYTES}`,
           order: 'ord',
           budgetParam: '$2',
@@ -106,10 +116,10 @@ export class UserRepository {
     });
   }
 
-  /** The user with this name (case-insensitive), or undefined. */
-  async findByName(name: string): Promise<User | undefined> {
+  /** The user with this name (case-insensitive), or undefined; suspended accounts as in findById. */
+  async findByName(name: string, { includeSuspended = false }: AccountLookup = {}): Promise<User | undefined> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(name) = lower($1)`, [name]);
+      const { rows } = await this.pool.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(name) = lower($1) AND (suspended_at IS NULL OR $2)`, [name, includeSuspended]);
       return rows[0] && toUser(rows[0]);
     });
   }

@@ -90,11 +90,12 @@ export class AccountService {
   }
 
   /**
-   * The user with this id or (case-insensitive) name, e-mail included: for the operator CLI.
-   * NOT_FOUND when there is none.
+   * The user with this id or (case-insensitive) name, e-mail included, suspended or not: for the
+   * operator CLI. NOT_FOUND when there is none.
    */
   async findUser(idOrName: string): Promise<User> {
-    const user = isUserId(idOrName) ? await this.users.findById(idOrName) : await this.users.findByName(normalizeName(idOrName));
+    const lookup = { includeSuspended: true };
+    const user = isUserId(idOrName) ? await this.users.findById(idOrName, lookup) : await this.users.findByName(normalizeName(idOrName), lookup);
     if (!user) throw AppError.notFound('user');
     return user;
   }
