@@ -14,6 +14,8 @@ import { startGatewayStack, type GatewayStack } from './gateway.stack.js';
 const DATABASE = 'inkwell_test_gateway_reports';
 /** Events reach the other services well within this, on a busy machine. */
 const EVENT_WAIT_MS = 30_000;
+/** Stories of the suspended author: each one's time to leave GET /stories is one sample. */
+const SUSPECT_STORIES = 20;
 
 let stack: GatewayStack;
 let author: TestUser;
@@ -287,10 +289,15 @@ describe('the operator CLI and its decisions', { timeout: 600_000 }, () => {
   it('suspends an account: every token 401 at once, its stories leave GET /stories, the action recorded', async () => {
     const suspect = await createTestUser(stack.system, { scopes: ['write_stories', 'read_stories'] });
     const { token: otherToken } = await cli<{ token: string }>('mint-token', '--user', suspect.name, '--scopes', 'read_user');
-    const { id } = await write(suspect, 'POST', '/stories', { data: { type: 'story', attributes: { title: 'By a troll' } } });
-    await write(suspect, 'POST', `/stories/${id}/chapters`, { data: { type: 'chapter', attributes: { title: 'One', content: 'Words.', published: true } } });
-    await write(suspect, 'PATCH', `/stories/${id}`, { data: { type: 'story', id, attributes: { published: true } } });
-    await eventually(async () => (await listedStories(reporter.token, suspect.id)).includes(id), { timeoutMs: EVENT_WAIT_MS, what: () => `the story in GET /stories (last answer: ${lastListing})` });
+    // Twenty stories: each one's time to leave GET /stories is a sample of the event bound.
+    const ids: string[] = [];
+    for (let i = 0; i < SUSPECT_STORIES; i++) {
+      const { id } = await write(suspect, 'POST', '/stories', { data: { type: 'story', attributes: { title: `By a troll ${i}` } } });
+      await write(suspect, 'POST', `/stories/${id}/chapters`, { data: { type: 'chapter', attributes: { title: 'One', content: 'Words.', published: true } } });
+      await write(suspect, 'PATCH', `/stories/${id}`, { data: { type: 'story', id, attributes: { published: true } } });
+      ids.push(id);
+    }
+    await eventually(async () => (await listedStories(reporter.token, suspect.id)).length === SUSPECT_STORIES, { timeoutMs: EVENT_WAIT_MS, what: () => `the stories in GET /stories (last answer: ${lastListing})` });
     // Its profile is public, and held by the gateway's public cache.
     expect((await call(reporter.token, 'GET', `/users/${suspect.id}`)).status).toBe(200);
     expect((await call(reporter.token, 'GET', `/users/${suspect.id}`)).status).toBe(200);
@@ -308,14 +315,24 @@ describe('the operator CLI and its decisions', { timeout: 600_000 }, () => {
     expect(resolved.revokedTokens).toBeGreaterThanOrEqual(2);
     expect((await call(suspect.token, 'GET', '/users/me')).status).toBe(401);
     expect((await call(otherToken, 'GET', '/users/me')).status).toBe(401);
-    await eventually(async () => !(await listedStories(reporter.token, suspect.id)).includes(id), { timeoutMs: EVENT_WAIT_MS, intervalMs: 20, what: () => `the suspended author's story to leave GET /stories (last answer: ${lastListing})` });
-    const gone = Date.now();
+    // When each story was first seen gone, from the moment the resolve command returned.
+    const goneAfter = new Map<string, number>();
+    await eventually(
+      async () => {
+        const listed = new Set(await listedStories(reporter.token, suspect.id));
+        for (const id of ids) if (!listed.has(id) && !goneAfter.has(id)) goneAfter.set(id, Date.now() - resolvedAt);
+        return goneAfter.size === ids.length;
+      },
+      { timeoutMs: EVENT_WAIT_MS, intervalMs: 20, what: () => `the suspended author's stories to leave GET /stories (last answer: ${lastListing})` },
+    );
+    const delays = [...goneAfter.values()].sort((a, b) => a - b);
+    // The event bound of docs/api/safety.md ("Suspended accounts"), 1 s at p95, is reported here and recorded in the closing notes: no timed assertion.
+    console.info(`suspension → stories gone from GET /stories, ms after the resolve command returned: p50 ${delays[Math.floor(delays.length / 2)]}, p95 ${delays[Math.ceil(0.95 * delays.length) - 1]}, max ${delays.at(-1)} over ${delays.length} stories (the command took ${resolvedAt - started} ms, its process start included)`);
     // The account is nobody: no profile, no feed, nobody to follow or write to.
     await eventually(async () => (await call(reporter.token, 'GET', `/users/${suspect.id}`)).status === 404, { timeoutMs: EVENT_WAIT_MS, what: 'the suspended profile to answer 404' });
     expect((await feed(`users/${suspect.id}`)).status).toBe(404);
     const message = await call(reporter.token, 'POST', `/users/${suspect.id}/private-messages`, { data: { type: 'private_message', attributes: { subject: 'Hi', content: 'Hello' } } });
     expect(message.status).toBe(404);
-    console.info(`suspension → story gone from GET /stories: ${gone - resolvedAt} ms after the resolve command returned (${gone - started} ms after it started, the CLI process start included)`);
 
     const shown = await cli<{ actions: { action: string; operator: string; reason: string; userId: string; dateTaken: string }[] }>('reports', 'show', entry.id);
     expect(shown.actions).toEqual([expect.objectContaining({ action: 'suspend', operator: 'olga', reason: 'Repeated threats', userId: suspect.id })]);

@@ -153,27 +153,32 @@ export class StoryRepository {
   }
 
   /**
-   * Hides story `id` for good (docs/api/safety.md, "Reports and moderation"): unpublishes it with
-   * its StoryUpdated event, as an author's unpublishing would (so it leaves the search index, the
-   * lists, feeds and downloads, and the other services' copies), and marks it hidden, so that no
-   * one, its author included, can read or change it any more. Returns whether it was visible
-   * before; an unknown or already hidden story is left as it is.
+   * Hides stories `ids` for good (docs/api/safety.md, "Reports and moderation"), in one
+   * transaction (locked in id order): unpublishes each with its StoryUpdated event, as an author's
+   * unpublishing would (so it leaves the search index, the lists, feeds and downloads, and the
+   * other services' copies), and marks it hidden, so that no one, its author included, can read or
+   * change it any more. Returns the ids that were visible before; unknown or already hidden
+   * stories are left as they are.
    */
-  async hide(id: string, now: Date): Promise<boolean> {
+  async hide(ids: readonly string[], now: Date): Promise<string[]> {
     return withPgErrors(async () => {
       return await withTransaction(this.pool, async (client) => {
-        const { rows } = await client.query<{ hidden: boolean }>('SELECT hidden_at IS NOT NULL AS hidden FROM stories WHERE id = $1', [id]);
-        if (rows[0] === undefined || rows[0].hidden) return false;
-        const before = await lockStory(client, id, true);
-        const after = await this.applyChange(client, before, { published: false, dateModified: now });
-        await client.query('UPDATE stories SET hidden_at = $2 WHERE id = $1', [id, now]);
-        if (snapshotChanged(before, after)) await appendEvent(client, { key: id, payload: storyUpdated(before, after) });
-        return true;
+        const hidden: string[] = [];
+        for (const id of inIdOrder(ids)) {
+          const { rows } = await client.query<{ hidden: boolean }>('SELECT hidden_at IS NOT NULL AS hidden FROM stories WHERE id = $1', [id]);
+          if (rows[0] === undefined || rows[0].hidden) continue;
+          const before = await lockStory(client, id, true);
+          const after = await this.applyChange(client, before, { published: false, dateModified: now });
+          await client.query('UPDATE stories SET hidden_at = $2 WHERE id = $1', [id, now]);
+          if (snapshotChanged(before, after)) await appendEvent(client, { key: id, payload: storyUpdated(before, after) });
+          hidden.push(id);
+        }
+        return hidden;
       });
     });
   }
 
-  /** The ids of every story of `authorId` not hidden yet (a suspended author's, to hide one by one). */
+  /** The ids of every story of `authorId` not hidden yet (a suspended author's, to hide in batches). */
   async visibleIdsOfAuthor(authorId: string): Promise<string[]> {
     return withPgErrors(async () => {
       const { rows } = await this.pool.query<{ id: string }>('SELECT id::text FROM stories WHERE author_id = $1 AND hidden_at IS NULL ORDER BY id', [authorId]);
@@ -266,4 +271,9 @@ export class StoryRepository {
     await adjustTagCounts(client, story, { published: false, tagIds: [] });
     await appendEvent(client, { key: story.id, payload: storyDeleted(story) });
   }
+}
+
+/** Distinct story ids (malformed ones left out: they name no story) in ascending numeric order. */
+function inIdOrder(ids: readonly string[]): string[] {
+  return [...new Set(ids)].filter((id) => /^[1-9][0-9]{0,18}$/.test(id)).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -4,13 +4,19 @@ import type { EngagementRepository } from '../repositories/engagement.repository
 import type { StoryRepository } from '../repositories/story.repository.js';
 import type { StoryIndexService } from './story-index.service.js';
 
+/** Hidden stories leave lists before the hiding returns, not at the next index refresh. */
+const SEARCHABLE_NOW = { searchableNow: true } as const;
+/** Stories of a suspended author hidden in one transaction, then taken out of the index together. */
+const HIDE_BATCH = 100;
+
 /** What an operator can hide in the stories service. */
 export type HideableKind = 'story' | 'chapter' | 'comment';
 
 /**
  * Carries out the operators' decisions (docs/api/safety.md, "Reports and moderation"): hides a
  * story, chapter or comment, or everything a suspended author published. A hidden story also
- * leaves the search index at once (its StoryUpdated event would remove it too, a moment later).
+ * leaves the search index at once, refreshed so that lists stop showing it before this returns
+ * (its StoryUpdated event would remove it too, a moment later).
  * Every step is safe to repeat, so a redelivered event changes nothing.
  */
 export class ContentHidingService {
@@ -28,7 +34,7 @@ export class ContentHidingService {
     const now = this.clock();
     switch (kind) {
       case 'story':
-        if (await this.stories.hide(id, now)) await this.index.syncStories([id]);
+        if ((await this.stories.hide([id], now)).length > 0) await this.index.syncStories([id], SEARCHABLE_NOW);
         break;
       case 'chapter':
         await this.chapters.hide(id, now);
@@ -44,8 +50,12 @@ export class ContentHidingService {
   async hideAuthor(authorId: string): Promise<void> {
     const now = this.clock();
     const ids = await this.stories.visibleIdsOfAuthor(authorId);
-    for (const id of ids) await this.stories.hide(id, now);
-    await this.index.syncStories(ids);
+    // Batches bound each transaction however many stories the author has.
+    for (let start = 0; start < ids.length; start += HIDE_BATCH) {
+      const batch = ids.slice(start, start + HIDE_BATCH);
+      await this.stories.hide(batch, now);
+      await this.index.syncStories(batch, SEARCHABLE_NOW);
+    }
     const comments = await this.engagement.hideComments({ byAuthor: authorId }, now);
     this.logger.info({ authorId, stories: ids.length, comments }, 'content of a suspended author hidden');
   }

@@ -32,8 +32,10 @@ export class StoryIndexService {
    * now and written at its current version, published ones as documents, drafts and deleted
    * stories as deletes. Whatever happened before, the index ends up holding the newest state it
    * was given for each story. Throws when the index could not take it (the caller retries).
+   * With `searchableNow` the index is refreshed before it returns (an operator's decision must
+   * not wait for the refresh interval); otherwise lists see the change within that interval.
    */
-  async syncStories(ids: readonly string[]): Promise<void> {
+  async syncStories(ids: readonly string[], { searchableNow = false }: { searchableNow?: boolean } = {}): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return;
     const found = await this.documents.findByIds(unique);
@@ -44,6 +46,7 @@ export class StoryIndexService {
       found,
       gone.map((id) => ({ id, version })),
     );
+    if (searchableNow) await this.index.refresh();
   }
 
   /**
