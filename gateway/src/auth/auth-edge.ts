@@ -113,7 +113,13 @@ export function createAuthEdge({ config, users, webhooks, redis, registry, logge
       createApiCorsPolicy(origins),
       createRateLimitPolicy({ limiter, logger, failOpen }),
       createRequireAuthPolicy(logger),
-      createCallerSharePolicy(new CallerGate(config.callerShare)),
+      createCallerSharePolicy(
+        new CallerGate({
+          ...config.callerShare,
+          // Lines are short-lived: a request refused after the whole wait means something held its line (logged with its state).
+          onExpired: (caller, line) => logger.warn({ caller, ...line }, 'a request waited in its caller\'s line for the longest wait and was refused'),
+        }),
+      ),
       createBenchNoAuthPolicy(config.benchNoAuth),
     ],
     apiPreflight: apiPreflight(origins, preflightGate),

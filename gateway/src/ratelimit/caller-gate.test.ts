@@ -67,14 +67,17 @@ describe('CallerGate', () => {
 });
 
 describe('CallerGate waiting', () => {
-  it('refuses a request that waited its longest in line', async () => {
+  it('refuses a request that waited its longest in line, and reports its line', async () => {
     vi.useFakeTimers();
     try {
-      const gate = new CallerGate({ inFlight: 1, waiting: 10, bytesPerSecond: Number.MAX_SAFE_INTEGER, maxWaitMs: 1_000 });
+      const expired: unknown[] = [];
+      const gate = new CallerGate({ inFlight: 1, waiting: 10, bytesPerSecond: Number.MAX_SAFE_INTEGER, maxWaitMs: 1_000, onExpired: (caller, line) => expired.push({ caller, ...line }) });
       await gate.enter('u:1', open());
       const waiting = gate.enter('u:1', open());
       await vi.advanceTimersByTimeAsync(1_000);
       expect(await waiting).toBeUndefined();
+      // Reported with what held it: the one request running.
+      expect(expired).toEqual([{ caller: 'u:1', running: 1, waiting: 1, pacedForMs: expect.any(Number) }]);
     } finally {
       vi.useRealTimers();
     }

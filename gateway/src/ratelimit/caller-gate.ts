@@ -8,6 +8,8 @@ export interface CallerGateOptions {
   readonly bytesPerSecond: number;
   /** Longest a request waits in line before it is refused (default 30 s). */
   readonly maxWaitMs?: number;
+  /** Told when a request is refused after waiting `maxWaitMs`, with its line's state (for the log). */
+  readonly onExpired?: (caller: string, line: { running: number; waiting: number; pacedForMs: number }) => void;
   /**
    * A monotonic clock in ms (default `performance.now`; tests pass their own). Never the wall
    * clock: a wall clock stepped back would hold a caller's line for as long as the step.
@@ -81,7 +83,10 @@ export class CallerGate {
         resolve(undefined);
       };
       // No request waits without end, whatever holds its line.
-      const expiry = setTimeout(leave, this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
+      const expiry = setTimeout(() => {
+        this.options.onExpired?.(caller, { running: line.running, waiting: line.waiting.length, pacedForMs: Math.round(line.notBefore - this.#now()) });
+        leave();
+      }, this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
       line.waiting.push(waiter);
       gone.addEventListener('abort', leave, { once: true });
       this.#pump(caller, line);
