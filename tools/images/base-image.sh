@@ -8,7 +8,8 @@
 #                                  build argument of deploy/docker/Dockerfile; it trusts the
 #                                  certificate authorities this machine trusts
 # Each is rebuilt only when missing (or, for the node image, built from other pinned versions).
-# Needs root (debootstrap), debootstrap, strip (binutils) and a running Docker engine.
+# Needs root (debootstrap) and a running Docker engine; installs debootstrap and binutils (strip)
+# from Debian's packages when they are missing.
 set -euo pipefail
 # shellcheck source=tools/lib.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/../lib.sh"
@@ -41,6 +42,7 @@ image_exists() { docker image inspect "$1" >/dev/null 2>&1; }
 build_debian_image() {
   local mirror rootfs="$WORK_DIR/rootfs"
   mirror=$(debian_mirror)
+  ensure_debian_package debootstrap command -v debootstrap
   step "Building $DEBIAN_IMAGE (debootstrap --variant=minbase bookworm from $mirror)"
   rm -rf "$rootfs"
   mkdir -p "$rootfs"
@@ -64,6 +66,7 @@ CFG
 
 build_node_image() {
   local context="$WORK_DIR/node"
+  ensure_debian_package binutils command -v strip
   step "Building $NODE_IMAGE (Node.js $NODE_VERSION and npm $NPM_VERSION from the npm registry)"
   rm -rf "$context"
   mkdir -p "$context/usr-local/bin" "$context/usr-local/lib/node_modules/npm"
