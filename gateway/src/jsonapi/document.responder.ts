@@ -99,8 +99,13 @@ export function createDocumentResponder({ cursors, loaders }: DocumentResponderD
     },
 
     async cursorPage(request, query, position, data, nextAfter, meta) {
-      const allowance = new ByteAllowance(DOCUMENT_MAX_BYTES);
-      allowance.spend(data);
+      // Primary data alone fits: its service cut the page to LIST_PAGE_MAX_BYTES (or it is one
+      // item), a quarter of the document's budget. So only a page with includes is counted.
+      let allowance = ByteAllowance.unlimited();
+      if (query.include.size > 0) {
+        allowance = new ByteAllowance(DOCUMENT_MAX_BYTES);
+        allowance.spend(data);
+      }
       const document = await compound(request, query, data, allowance);
       if (allowance.exhausted && data.length > 1) return undefined;
       const next = nextAfter === '' ? undefined : await cursors.save(position.binding, nextAfter);

@@ -83,3 +83,24 @@ describe('CallerGate waiting', () => {
     }
   });
 });
+
+describe('CallerGate wake-ups', () => {
+  it('starts a paced request within a quarter second of its time, even when its clock stepped back and forth meanwhile', async () => {
+    vi.useFakeTimers();
+    try {
+      let clock = 0;
+      const gate = gateOf(1, 10, 1_000, () => clock);
+      (await gate.enter('u:1', open()))!(100); // paced: the next one starts at 100 ms
+      let started = false;
+      void gate.enter('u:1', open()).then(() => (started = true));
+      clock = -10_000; // the clock steps back 10 s: at its timer the line seems paced for 10 s more
+      await vi.advanceTimersByTimeAsync(100);
+      expect(started).toBe(false);
+      clock = 200; // and is put right again, with no timer of the line due for 10 s
+      await vi.advanceTimersByTimeAsync(250);
+      expect(started).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

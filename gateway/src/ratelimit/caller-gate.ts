@@ -17,6 +17,9 @@ export interface CallerGateOptions {
   readonly now?: () => number;
 }
 
+/** How often a waiting request looks whether its line may start it, besides the line's own wake-ups. */
+const RECHECK_MS = 250;
+
 /** Longest a request waits in its caller's line when not configured. */
 const DEFAULT_MAX_WAIT_MS = 30_000;
 
@@ -69,6 +72,7 @@ export class CallerGate {
       const waiter: Waiter = {
         start: () => {
           clearTimeout(expiry);
+          clearInterval(recheck);
           gone.removeEventListener('abort', leave);
           line.running++;
           resolve(this.#release(caller, line));
@@ -76,6 +80,7 @@ export class CallerGate {
       };
       const leave = (): void => {
         clearTimeout(expiry);
+        clearInterval(recheck);
         gone.removeEventListener('abort', leave);
         const index = line.waiting.indexOf(waiter);
         if (index !== -1) line.waiting.splice(index, 1);
@@ -87,6 +92,9 @@ export class CallerGate {
         this.options.onExpired?.(caller, { running: line.running, waiting: line.waiting.length, pacedForMs: Math.round(line.notBefore - this.#now()) });
         leave();
       }, this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
+      // The line's own timer and releases start waiters; this looks again now and then regardless,
+      // so that no wake-up lost to a timer's or a clock's quirk can hold a request until it expires.
+      const recheck = setInterval(() => this.#pump(caller, line), RECHECK_MS);
       line.waiting.push(waiter);
       gone.addEventListener('abort', leave, { once: true });
       this.#pump(caller, line);
@@ -139,6 +147,7 @@ export class CallerGate {
       line.timer.unref();
       return;
     }
-    if (wait <= 0 && line.running === 0 && line.waiting.length === 0) this.#lines.delete(caller);
+    // Only this line: a timer of a line forgotten earlier must not forget its successor.
+    if (wait <= 0 && line.running === 0 && line.waiting.length === 0 && this.#lines.get(caller) === line) this.#lines.delete(caller);
   }
 }

@@ -23,7 +23,12 @@ export function createCallerSharePolicy(gate: CallerGate): EgPolicy {
         return;
       }
       const gone = new AbortController();
-      res.once('close', () => gone.abort());
+      let turn = false;
+      // Only a request still waiting for its turn needs to hear that its client left (an abort
+      // builds a DOMException: not worth it for the answered requests that close every time).
+      res.once('close', () => {
+        if (!turn) gone.abort();
+      });
       // A turn may come in a later tick: anything the pipeline throws from there is passed on
       // with next(error), as express does for what a policy throws synchronously.
       void gate.enter(caller, gone.signal).then((release) => {
@@ -32,10 +37,12 @@ export function createCallerSharePolicy(gate: CallerGate): EgPolicy {
           sendJsonApi(res, 429, errorDocument('rate_limited', 'Too many of your requests are waiting for an answer; retry in 1 s.'), { 'Retry-After': '1' });
           return;
         }
-        if (gone.signal.aborted) {
+        // Answered or closed already (a close that came before this policy ran is never heard).
+        if (gone.signal.aborted || res.writableEnded || res.destroyed) {
           release(0);
           return;
         }
+        turn = true;
         res.once('close', () => release(Number(res.getHeader('content-length')) || 0));
         try {
           next();
