@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,30 @@ describe('deploy/docker/Dockerfile', () => {
       expect(verify()).toMatchObject({ status: 1, stderr: expect.stringContaining('node_modules/pg: locked 8.23.1, installed 8.24.0') });
       writeLock({ 'node_modules/pg': { version: '8.23.1', integrity: 'sha512-a' }, 'node_modules/left-pad': { version: '1.3.0' } });
       expect(verify()).toMatchObject({ status: 1, stderr: expect.stringContaining('node_modules/left-pad: 1.3.0 is not in the lock file') });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('drops every installed package the workspace cannot load, and what only the names it never loads need (drop-unused-packages.mjs)', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'inkwell-unused-'));
+    const write = (path: string, manifest: object) => {
+      mkdirSync(join(folder, path), { recursive: true });
+      writeFileSync(join(folder, path, 'package.json'), JSON.stringify(manifest));
+    };
+    try {
+      write('app', { name: 'app', dependencies: { a: '1' }, inkwell: { notLoadedAtRunTime: { generator: 'the CLI only' } } });
+      // a needs b (its own nested copy) and the generator, which needs c; z is nobody's.
+      write('node_modules/a', { name: 'a', dependencies: { b: '2', generator: '1' } });
+      write('node_modules/a/node_modules/b', { name: 'b', version: '2' });
+      write('node_modules/b', { name: 'b', version: '1' });
+      write('node_modules/generator', { name: 'generator', dependencies: { c: '1' } });
+      write('node_modules/c', { name: 'c' });
+      write('node_modules/z', { name: 'z' });
+      execFileSync(process.execPath, [join(REPO_ROOT, 'deploy/docker/drop-unused-packages.mjs'), 'app'], { cwd: folder, encoding: 'utf8' });
+      const left = (path: string) => existsSync(join(folder, path));
+      expect(['node_modules/a', 'node_modules/a/node_modules/b'].filter(left)).toEqual(['node_modules/a', 'node_modules/a/node_modules/b']);
+      expect(['node_modules/b', 'node_modules/generator', 'node_modules/c', 'node_modules/z'].filter(left)).toEqual([]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
