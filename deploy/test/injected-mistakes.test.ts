@@ -90,12 +90,12 @@ describe('the pod and store checks on a broken copy of deploy/k8s', () => {
 
   it('sees a store policy that lets in a process which does not use the store', () => {
     const objects = renderDevWith({
-      patches: [{ target: { kind: 'NetworkPolicy', name: 'dev-stores-redis-clients' }, patch: stringify([{ op: 'add', path: '/spec/ingress/0/from/0/podSelector/matchExpressions/0/values/-', value: 'messaging' }]) }],
+      patches: [{ target: { kind: 'NetworkPolicy', name: 'dev-stores-redis-clients' }, patch: stringify([{ op: 'add', path: '/spec/ingress/0/from/0/podSelector/matchExpressions/0/values/-', value: 'bookshelves' }]) }],
     });
     const redis = podWorkloads(objects).find((candidate) => candidate.object.metadata.name === 'redis');
-    const messaging = DEPLOYED_PROCESSES.find((process) => process.name === 'messaging') as DeployedProcess;
-    expect(isConnectionAllowed(objects, { pod: podView(objects, messaging) }, { pod: workloadPodView(redis as NonNullable<typeof redis>) }, 6379)).toBe(true);
-    expect(containerEnvironment(objects, workload(objects, messaging).container).secrets.map((secret) => secret.key)).not.toContain('REDIS_URL');
+    const bookshelves = DEPLOYED_PROCESSES.find((process) => process.name === 'bookshelves') as DeployedProcess;
+    expect(isConnectionAllowed(objects, { pod: podView(objects, bookshelves) }, { pod: workloadPodView(redis as NonNullable<typeof redis>) }, 6379)).toBe(true);
+    expect(containerEnvironment(objects, workload(objects, bookshelves).container).secrets.map((secret) => secret.key)).not.toContain('REDIS_URL');
   });
 });
 
