@@ -2,6 +2,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@inkwell/errors';
 import { ContentRating, StoryStatus } from '@inkwell/proto/stories';
+import { StoryRepository } from '../src/repositories/story.repository.js';
 import { author, caller, startStories, type StoriesHarness } from './harness.js';
 import { databaseClockPast } from '@inkwell/testing';
 
@@ -222,5 +223,15 @@ describe('story and chapter writes over gRPC', () => {
     expect(await events(chapter, 'chapter')).toEqual(['ChapterCreated', 'ChapterDeleted']);
     await expect(getStory(id)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     await expect(h.client.getChapter({ id: chapter }, ada)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
+  it('hides a batch of stories once each, in one go, and passes over ids that name no story', async () => {
+    const hiddenIds = [(await h.client.createStory({ title: 'Moderated one' }, ada)).story!.id, (await h.client.createStory({ title: 'Moderated two' }, ada)).story!.id];
+    const repository = new StoryRepository(h.pool);
+    // Malformed, beyond a bigint and unknown ids come from event payloads: none may fail the batch.
+    const hidden = await repository.hide([hiddenIds[1]!, 'x', '9999999999999999999', '9000000000', hiddenIds[0]!, hiddenIds[1]!], new Date());
+    expect(hidden).toEqual([...hiddenIds].sort((a, b) => Number(a) - Number(b)));
+    await expect(getStory(hiddenIds[0]!)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    expect(await repository.hide(hiddenIds, new Date())).toEqual([]);
   });
 });

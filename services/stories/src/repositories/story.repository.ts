@@ -3,7 +3,7 @@ import { appendEvent } from '@inkwell/events';
 import { ITEM_OVERHEAD_BYTES } from '@inkwell/limits';
 import { withPgErrors, withTransaction } from '@inkwell/pg';
 import type { IdPage, StoryListQuery } from '../domain/story-query.js';
-import type { ContentRating, Story, StoryStatus, StoryWriting } from '../domain/story.js';
+import { isEntityId, type ContentRating, type Story, type StoryStatus, type StoryWriting } from '../domain/story.js';
 import { chapterDeleted, snapshotChanged, storyCreated, storyDeleted, storyStatsChanged, storyUpdated, storyViewed, type Reader } from '../events/story.events.js';
 import { deleteCommentsOfStory } from './engagement.repository.js';
 import { adjustTagCounts, chapterColumns, lockStory, readStory, storyColumns, toChapter, toStory, type ChapterRow, type StoryRow, type Tx } from './story.rows.js';
@@ -275,5 +275,5 @@ export class StoryRepository {
 
 /** Distinct story ids (malformed ones left out: they name no story) in ascending numeric order. */
 function inIdOrder(ids: readonly string[]): string[] {
-  return [...new Set(ids)].filter((id) => /^[1-9][0-9]{0,18}$/.test(id)).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(ids)].filter(isEntityId).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
 }
