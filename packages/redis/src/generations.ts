@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { luaScript } from './index.js';
+import { luaScript } from './lua-script.js';
 
 /** Bumps a generation and keeps it for `ARGV[1]` seconds: longer than any entry read in it can live. */
 const BUMP_LUA = `

@@ -85,14 +85,5 @@ export async function withRedisErrors<T>(store: string, command: () => Promise<T
   }
 }
 
-/**
- * A Lua script as a function of its keys and arguments, run with one round trip (EVALSHA through
- * ioredis `defineCommand`, EVAL when Redis does not know it yet). The script is defined once per
- * client under `name`, however many objects ask for it.
- */
-export function luaScript<R>(redis: Redis, name: string, numberOfKeys: number, lua: string): (...keysAndArgs: (string | number)[]) => Promise<R> {
-  const commands = redis as unknown as Record<string, ((...args: (string | number)[]) => Promise<R>) | undefined>;
-  if (commands[name] === undefined) redis.defineCommand(name, { numberOfKeys, lua });
-  return (commands[name] as (...args: (string | number)[]) => Promise<R>).bind(redis);
-}
+export { luaScript } from './lua-script.js';
 export { Generations } from './generations.js';
