@@ -99,6 +99,21 @@ describe('cachedRelationsClient', () => {
     expect(service.calls()).toBe(4);
   });
 
+  it('keeps at most maxIds ids in all, dropping the oldest copies to make room', async () => {
+    const service = fakeRelations();
+    service.blocked.set('20', ['1', '2', '3']);
+    service.blocked.set('21', ['4', '5']);
+    service.blocked.set('22', ['6', '7']);
+    const cached = cachedRelationsClient(service.client, relationsGenerations(redis), { maxIds: 5 });
+    for (const userId of ['20', '21']) await cached.getRelations({ userId }, caller);
+    await cached.getRelations({ userId: '22' }, caller); // 7 ids: user 20's copy goes
+    await cached.getRelations({ userId: '21' }, caller);
+    await cached.getRelations({ userId: '22' }, caller);
+    expect(service.calls()).toBe(3);
+    await cached.getRelations({ userId: '20' }, caller);
+    expect(service.calls()).toBe(4);
+  });
+
   it('reads every time through the service while Redis cannot answer', async () => {
     const service = fakeRelations();
     const down = createRedis('redis://127.0.0.1:1', { lazyConnect: true, retryStrategy: () => null });
