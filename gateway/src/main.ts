@@ -75,7 +75,12 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   // Public representations cached in this process, invalidated by its own Kafka consumer and by its writes (docs/api/foundation.md, "Caching at the edge").
   const cache = new PublicResourceCache(config.publicCache);
   registerPublicCacheMetrics(cache, metrics.registry);
-  const invalidation = config.publicCache.enabled ? new CacheInvalidationConsumer(createKafka({ ...config.kafka, clientId: 'inkwell-gateway', logger }), cache, logger) : undefined;
+  // The Atom feeds read what the public sees (or a feed token's owner's inbox), through the same cached clients (docs/api/updates.md, "Atom feeds");
+  // a rendered public feed is dropped when content leaves the public.
+  const feedCache = config.publicCache.enabled ? new ListAnswerCache<RenderedFeed>({ ttlMs: config.publicCache.feedTtlMs, maxEntries: FEED_CACHE_MAX_ENTRIES, maxBytes: FEED_CACHE_MAX_BYTES }) : undefined;
+  const invalidation = config.publicCache.enabled
+    ? new CacheInvalidationConsumer(createKafka({ ...config.kafka, clientId: 'inkwell-gateway', logger }), cache, logger, () => feedCache?.clear())
+    : undefined;
   const lists = config.publicCache.enabled ? new ListAnswerCache<ListStoriesResponse>({ ttlMs: config.publicCache.listTtlMs, maxEntries: LIST_CACHE_MAX_ENTRIES, maxBytes: LIST_CACHE_MAX_BYTES }) : undefined;
   if (lists !== undefined) registerListCacheMetrics(lists, metrics.registry);
   const generations = publicCacheGenerations(redis, config.publicCache.ttlMs);
@@ -85,8 +90,6 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
     new IdempotencyStore(idempotencyRedis),
   );
   const table = new RouteTable(API_V1_PREFIX, routes);
-  // The Atom feeds read what the public sees (or a feed token's owner's inbox), through the same cached clients (docs/api/updates.md, "Atom feeds").
-  const feedCache = config.publicCache.enabled ? new ListAnswerCache<RenderedFeed>({ ttlMs: config.publicCache.feedTtlMs, maxEntries: FEED_CACHE_MAX_ENTRIES, maxBytes: FEED_CACHE_MAX_BYTES }) : undefined;
   const feeds = createFeedResponder({
     backends: { users: readBackends.users, stories: readBackends.stories, blog: backends.blog, bookshelves: backends.bookshelves, notifications: backends.notifications },
     links,

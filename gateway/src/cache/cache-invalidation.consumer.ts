@@ -53,6 +53,29 @@ export function staleKeys(envelope: EventEnvelope): { now: CacheKey[]; later: Ca
 }
 
 /**
+ * Whether an event takes something out of what the public may see (docs/api/updates.md, "Atom
+ * feeds"): a story or chapter unpublished (hidden by an operator included) or deleted, a blog
+ * post deleted or hidden, an account suspended. Rendered public feeds are dropped on such an
+ * event rather than kept for the rest of their short life. Pure, for the tests.
+ */
+export function withdrawsPublicContent(envelope: EventEnvelope): boolean {
+  const payload = envelope.payload;
+  switch (payload.case) {
+    case 'storyUpdated':
+      return payload.value.previousPublished && payload.value.story?.published === false;
+    case 'chapterUpdated':
+      return payload.value.previousPublished && payload.value.chapter?.published === false;
+    case 'storyDeleted':
+    case 'chapterDeleted':
+    case 'blogPostDeleted':
+    case 'userSuspended':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
  * Keeps this gateway process's public cache honest: a Kafka consumer in a consumer group of its
  * own (every process must see every event; the group starts at the newest records) that drops
  * the entries each event makes stale. The cache serves only between this consumer's first fetch
@@ -66,10 +89,15 @@ export class CacheInvalidationConsumer {
   /** Set by stop(): the consumer's stop and disconnect are then this process closing, not a fault. */
   private stopping = false;
 
+  /**
+   * `onWithdrawn` runs on every event that {@link withdrawsPublicContent} (the gateway empties its
+   * rendered public feeds).
+   */
   constructor(
     private readonly kafka: Kafka,
     private readonly cache: PublicResourceCache,
     private readonly logger: Logger,
+    private readonly onWithdrawn: () => void = () => {},
   ) {
     const groupId = namespaced(kafka, `gateway-cache-${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`);
     // A fetch returns as soon as records exist; the wait only bounds idle polls.
@@ -102,6 +130,7 @@ export class CacheInvalidationConsumer {
         if (!envelope) return;
         const { now, later } = staleKeys(envelope);
         for (const key of now) this.cache.invalidate(key);
+        if (withdrawsPublicContent(envelope)) this.onWithdrawn();
         if (later.length > 0) {
           const timer = setTimeout(() => {
             this.timers.delete(timer);

@@ -113,4 +113,29 @@ describe('ListAnswerCache byte bound', () => {
     await cache.get('huge', fetchOf('huge', 1_001), () => false);
     expect(cache.size).toBe(8);
   });
+
+  it('clear() drops every answer: the next caller gets a fresh one', async () => {
+    const { cache } = setup();
+    const service = backend();
+    await cache.get('a', service.fetch, readerIs('9'));
+    await cache.get('b', service.fetch, readerIs('9'));
+    cache.clear();
+    expect(cache.size).toBe(0);
+    expect((await cache.get('a', service.fetch, readerIs('9'))).call).toBe(3);
+  });
+
+  it('does not keep, or share with later callers, an answer fetched before clear()', async () => {
+    const { cache } = setup();
+    let release: () => void = () => {};
+    let calls = 0;
+    const slow = () => new Promise<Answer>((resolve) => (release = () => resolve({ authors: ['1'], call: ++calls })));
+    const before = cache.get('k', slow, readerIs('9'));
+    cache.clear();
+    const after = cache.get('k', async () => ({ authors: ['1'], call: ++calls }), readerIs('9'));
+    expect((await after).call).toBe(1);
+    release();
+    expect((await before).call).toBe(2);
+    // Neither the answer fetched before clear() nor its late arrival replaced what came after.
+    expect((await cache.get('k', async () => ({ authors: ['1'], call: ++calls }), readerIs('9'))).call).toBe(1);
+  });
 });

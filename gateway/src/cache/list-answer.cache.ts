@@ -19,13 +19,16 @@ export interface ListAnswerCacheOptions {
  * than `ttlMs` plus the age of what the backend answered. Concurrent misses of one key share
  * one backend call; an answer personal to its caller (e.g. fetched by the author of a story on
  * it) is neither stored nor handed to the callers who waited for it: they call the backend
- * themselves.
+ * themselves. `clear()` drops every answer at once, for what must not wait out the TTL (content
+ * withdrawn from the public).
  */
 export class ListAnswerCache<T> {
   private readonly entries: BoundedEntries<string, T>;
   /** Calls under way, with whether their answer may be shared (decided by their own caller). */
   private readonly inFlight = new Map<string, Promise<{ value: T; shared: boolean }>>();
   private readonly now: () => number;
+  /** Raised by clear(): an answer fetched under an older one is not stored. */
+  private generation = 0;
 
   constructor(private readonly options: ListAnswerCacheOptions) {
     this.now = options.now ?? Date.now;
@@ -58,18 +61,26 @@ export class ListAnswerCache<T> {
       const { value, shared } = await pending;
       return shared && !personal(value) ? value : fetch();
     }
+    const generation = this.generation;
     const call = fetch().then((value) => ({ value, shared: !personal(value) }));
     this.inFlight.set(key, call);
     try {
       const { value, shared } = await call;
-      if (shared) {
+      if (shared && generation === this.generation) {
         const now = this.now();
         this.entries.set(key, value, now + this.options.ttlMs, now);
       }
       return value;
     } finally {
-      this.inFlight.delete(key);
+      if (this.inFlight.get(key) === call) this.inFlight.delete(key);
     }
+  }
+
+  /** Drops every answer held; calls under way are neither stored nor shared with later callers. */
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+    this.inFlight.clear();
   }
 }
 
