@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from './stack-env.js';
@@ -114,15 +116,43 @@ async function waitReady(options: StartProcessOptions, running: RunningProcess):
   throw new Error(`${options.name} was not ready in time:\n${running.output()}`);
 }
 
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The lowest port freePort() hands out. */
+const TEST_PORTS_FROM = 20_000;
+/** The first port of the kernel's ephemeral range (Linux's default when it cannot be read). */
+const EPHEMERAL_PORTS_FROM = ((): number => {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > TEST_PORTS_FROM + 1_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+/** Ports tried before freePort() gives up. */
+const PORT_ATTEMPTS = 200;
+
+/** Whether a server can listen on `port` of 127.0.0.1 now (it is closed again at once). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A TCP port that was free a moment ago on 127.0.0.1, below the kernel's ephemeral range: no
+ * outbound connection (a pool's, a container proxy's) can be given it before the process meant
+ * to listen on it binds it, or between a stop and a restart on the same port. A port the kernel
+ * picks (`listen(0)`) is from that range: once, in a testcontainers run of `npm test`, a gateway
+ * found the port it had been given taken (EADDRINUSE). The search starts at a random port, so
+ * that test workers asking at once rarely try the same one.
+ */
+export async function freePort(): Promise<number> {
+  const span = EPHEMERAL_PORTS_FROM - TEST_PORTS_FROM;
+  const start = randomInt(span);
+  for (let attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+    const port = TEST_PORTS_FROM + ((start + attempt) % span);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 between ${TEST_PORTS_FROM} and ${EPHEMERAL_PORTS_FROM} after ${PORT_ATTEMPTS} attempts`);
 }
