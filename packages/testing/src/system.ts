@@ -41,6 +41,12 @@ export const SERVICES: readonly ServiceProcess[] = [
   { name: 'webhooks', entry: 'services/webhooks/src/main.ts', portVariable: 'WEBHOOKS_GRPC_PORT', addressVariable: 'WEBHOOKS_SERVICE_ADDR', defaultPort: 50056, schema: 'webhooks', metricsPortVariable: 'WEBHOOKS_METRICS_PORT', defaultMetricsPort: 9156 },
 ];
 
+/** With {@link SystemOptions.build}, how to run the compiled form of a workspace's `src/main.ts`: its `dist/main.js`, without tsx. */
+function builtCommand(options: SystemOptions, entry: string): StartProcessOptions['command'] {
+  if (options.build !== true) return undefined;
+  return { file: process.execPath, args: [join(repoRoot(), entry.replace(/\/src\/main\.ts$/, '/dist/main.js'))] };
+}
+
 /** Options of {@link startSystem}. */
 export interface SystemOptions {
   stack: StackEnv;
@@ -66,6 +72,12 @@ export interface SystemOptions {
    * entry under tsx; deploy/test/images runs each one's image (`docker run`) instead.
    */
   command?: (process: { name: string; env: Record<string, string> }) => StartProcessOptions['command'];
+  /**
+   * Run each process from its production build (`node <workspace>/dist/main.js`, what the images
+   * run) instead of its TypeScript entry under tsx; the caller builds first (`npm run build`).
+   * Ignored for a process that `command` gives a command.
+   */
+  build?: boolean;
   /**
    * Keep the production drain delays at SIGTERM (SHUTDOWN_DELAY_MS: the gateway answers on 2 s
    * with `/readyz` 503, a service 1 s as NOT_SERVING). Off by default: a test system stops its
@@ -152,7 +164,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           entry: service.entry,
           echo: options.echo ?? false,
           env,
-          command: options.command?.({ name: service.name, env }),
+          command: options.command?.({ name: service.name, env }) ?? builtCommand(options, service.entry),
           // A client per check: the check runs again when the process is restarted later.
           ready: () => checkHealth(address),
           ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
@@ -171,7 +183,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         entry: 'gateway/src/main.ts',
         echo: options.echo ?? false,
         env: gatewayEnv,
-        command: options.command?.({ name: 'gateway', env: gatewayEnv }),
+        command: options.command?.({ name: 'gateway', env: gatewayEnv }) ?? builtCommand(options, 'gateway/src/main.ts'),
         ready: async () => (await fetch(`${gatewayUrl}/readyz`)).ok,
         ...(options.readyTimeoutMs === undefined ? {} : { timeoutMs: options.readyTimeoutMs }),
       }),

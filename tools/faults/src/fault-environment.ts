@@ -38,6 +38,8 @@ export interface FaultEnvironmentOptions {
   readonly dedicatedStores: boolean;
   /** Copy every process's log lines to this terminal. */
   readonly echo?: boolean;
+  /** Run the services and the gateway from their production build (`dist/`, built beforehand), as the images do. */
+  readonly build?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export async function startFaultEnvironment(options: FaultEnvironmentOptions): P
       ports: 'free',
       seedDemoData: false,
       echo: options.echo ?? false,
+      build: options.build ?? false,
       // The machine is shared: a start (tsx compiling, migrations) can take minutes under load.
       readyTimeoutMs: 300_000,
       // The gateway's SIGTERM fault measures the production drain.

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs, promisify } from 'node:util';
+import { repoRoot } from '@inkwell/testing';
 import { fuzzApi } from './api-fuzzer.js';
 import { audit } from './consistency.audit.js';
 import { destroyDedicatedServers } from './dedicated-servers.js';
@@ -27,11 +28,15 @@ recount (docs/reliability.md). Nothing it stops or crashes is shared with anyone
                         only two of the services killed, no fuzzer unless --fuzz is given
   --webhooks-only       only the webhook steps (the delivery service killed mid-burst, Kafka
                         stopped mid-burst: every acknowledged message delivered?), no fuzzer
+  --fault <text>        only the faults whose name contains this text (repeatable; e.g. --fault
+                        Kafka --fault stories), each at full length; not with --write
   --kafka-down <s>      Kafka outage (default 60)      --opensearch-down <s>  (default 60)
   --redis-down <s>      Redis outage (default 30)
   --concurrency <n>     requests in flight (default 6)
   --fuzz <n>            generated hostile requests after the faults (default 5000, --quick 0)
   --soak <min>          instead of faults: N minutes at 70% of a measured capacity (default 10 when given)
+  --build               run the services and the gateway from their production build (npm run
+                        build first, then node dist/main.js as the images do) instead of tsx
   --echo                copy every service's and the gateway's log lines to this terminal
   --write <file>        write the report into this Markdown file (e.g. docs/reliability.md): the
                         fault table between its faults:last-run markers, a soak between its
@@ -217,6 +222,7 @@ async function main(): Promise<void> {
     options: {
       quick: { type: 'boolean', default: false },
       'webhooks-only': { type: 'boolean', default: false },
+      fault: { type: 'string', multiple: true },
       'kafka-down': { type: 'string', default: '60' },
       'opensearch-down': { type: 'string', default: '60' },
       'redis-down': { type: 'string', default: '30' },
@@ -224,6 +230,7 @@ async function main(): Promise<void> {
       fuzz: { type: 'string' },
       soak: { type: 'string' },
       echo: { type: 'boolean', default: false },
+      build: { type: 'boolean', default: false },
       write: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -235,19 +242,21 @@ async function main(): Promise<void> {
   const concurrency = Number(values.concurrency);
   const webhooksOnly = values['webhooks-only'];
   // The report section holds whole runs: a part of one would replace the last full table.
-  if (webhooksOnly && values.write !== undefined) throw new Error('--webhooks-only is a check: not with --write');
-  const fuzzRuns = Number(values.fuzz ?? (values.quick || webhooksOnly ? 0 : 5000));
+  if ((webhooksOnly || values.fault !== undefined) && values.write !== undefined) throw new Error('--webhooks-only and --fault are checks: not with --write');
+  const fuzzRuns = Number(values.fuzz ?? (values.quick || webhooksOnly || values.fault !== undefined ? 0 : 5000));
   const kafkaDownMs = values.quick ? 10_000 : Number(values['kafka-down']) * 1000;
-  const webhookSteps = webhookFaults(kafkaDownMs);
   const everyFault = values.quick
     ? [kafkaStop(kafkaDownMs), serviceKill('stories'), serviceKill('bookshelves'), gatewayTerm(), redisFlush(), redisStop(5_000), opensearchStop(10_000), postgresCrash()]
     : fullRunFaults({ kafkaDownMs, opensearchDownMs: Number(values['opensearch-down']) * 1000, redisDownMs: Number(values['redis-down']) * 1000 });
-  const faults = webhooksOnly ? [] : everyFault;
+  const chosen = (name: string) => values.fault === undefined || values.fault.some((text) => name.toLowerCase().includes(text.toLowerCase()));
+  const faults = webhooksOnly ? [] : everyFault.filter((fault) => chosen(fault.name));
+  const webhookSteps = webhookFaults(kafkaDownMs).filter((step) => chosen(step.name));
   const started = new Date();
   const commit = await measuredCommit();
   const loadSampler = new LoadSampler();
   stopOnSignals();
-  environment = await startFaultEnvironment({ name: values.soak !== undefined ? 'soak' : 'run', dedicatedOpenSearch: true, dedicatedStores: true, echo: values.echo });
+  if (values.build) await run('npm', ['run', 'build'], { cwd: repoRoot(), maxBuffer: 64 * 1024 * 1024 });
+  environment = await startFaultEnvironment({ name: values.soak !== undefined ? 'soak' : 'run', dedicatedOpenSearch: true, dedicatedStores: true, echo: values.echo, build: values.build });
   let body: string;
   try {
     body = values.soak !== undefined ? await soak(environment, Number(values.soak || 10), concurrency) : await faultRun(environment, faults, webhookSteps, concurrency, fuzzRuns);
@@ -257,7 +266,8 @@ async function main(): Promise<void> {
   }
   const load = loadSampler.stop();
   const what = values.soak !== undefined ? 'Soak' : `${values.quick ? 'Quick run' : 'Full run'}${webhooksOnly ? ' (webhook steps only)' : ''}`;
-  const heading = `${what} of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB; load average ${load.start.toFixed(1)} at start, ${load.mean.toFixed(1)} on average, ${load.max.toFixed(1)} at most (the machine is shared).`;
+  const how = values.build ? 'the production build (dist/)' : 'TypeScript under tsx';
+  const heading = `${what} of ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC at commit ${commit} on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB; load average ${load.start.toFixed(1)} at start, ${load.mean.toFixed(1)} on average, ${load.max.toFixed(1)} at most (the machine is shared); processes run from ${how}.`;
   const report = `${heading}\n\n${body}\n`;
   process.stdout.write(report);
   if (values.write !== undefined) writeSection(values.write, values.soak !== undefined ? 'soak' : 'last-run', report.trimEnd());
