@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDependencyMonitor, type DependencyMonitor } from './dependency.monitor.js';
 import { createReadinessCheck } from './readiness.check.js';
 import { eventually } from '@inkwell/testing';
@@ -52,6 +52,34 @@ describe('createDependencyMonitor', () => {
     expect(await registry.getSingleMetricAsString('gateway_dependency_up')).toContain('gateway_dependency_up{dependency="stories"} 0');
     up = true;
     await eventually(() => checked.states().stories === 'up');
+  });
+
+  it('checks a dependency found down again between the rounds, and one that is up only with them', async () => {
+    vi.useFakeTimers();
+    try {
+      let up = false;
+      const calls = { users: 0, stories: 0 };
+      const checked = monitor(
+        [
+          { name: 'users', check: async () => (calls.users++, up) },
+          { name: 'stories', check: async () => (calls.stories++, true) },
+        ],
+        { intervalMs: 60_000, downIntervalMs: 250 },
+      );
+      checked.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(checked.isDown('users')).toBe(true);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(calls).toEqual({ users: 5, stories: 1 });
+      up = true;
+      await vi.advanceTimersByTimeAsync(250);
+      expect(checked.states().users).toBe('up');
+      // Up again: no checks but the rounds (the next one is 60 s after the first).
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(calls).toEqual({ users: 6, stories: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rechecks one dependency on demand, sharing a check that is already running', async () => {

@@ -16,6 +16,12 @@ export interface DependencyMonitorOptions {
   readonly intervalMs?: number;
   /** A check that takes longer than this counts as down (default 800 ms). */
   readonly timeoutMs?: number;
+  /**
+   * Time until a dependency found down is checked again, between the rounds (default 250 ms): a
+   * backend back from a restart is used again within this much of answering, while one that is up
+   * costs no more checks than the rounds.
+   */
+  readonly downIntervalMs?: number;
   /** Registry that gets the gauge `gateway_dependency_up{dependency}` (1 up, 0 down). */
   readonly registry?: Registry;
 }
@@ -41,13 +47,15 @@ export interface DependencyMonitor {
 }
 
 /**
- * Creates the monitor of `checks`, which checks all of them every `intervalMs` once started. The
- * timer does not keep the process alive. Each dependency's state changes only when one of its
+ * Creates the monitor of `checks`, which checks all of them every `intervalMs` once started, and
+ * one found down again every `downIntervalMs` until it is up. The timers do not keep the process alive. Each dependency's state changes only when one of its
  * checks finishes.
  */
 export function createDependencyMonitor(checks: readonly DependencyCheck[], options: DependencyMonitorOptions = {}): DependencyMonitor {
   const intervalMs = options.intervalMs ?? 1_000;
   const timeoutMs = options.timeoutMs ?? 800;
+  const downIntervalMs = options.downIntervalMs ?? 250;
+  let started = false;
   const states = new Map<string, DependencyState>(checks.map((dependency) => [dependency.name, 'unknown']));
   const running = new Map<string, Promise<void>>();
   const gauge =
@@ -66,6 +74,7 @@ export function createDependencyMonitor(checks: readonly DependencyCheck[], opti
         states.set(dependency.name, up ? 'up' : 'down');
         gauge?.set({ dependency: dependency.name }, up ? 1 : 0);
         running.delete(dependency.name);
+        if (!up && started) setTimeout(() => void checkOne(dependency), downIntervalMs).unref();
       });
       running.set(dependency.name, inFlight);
     }
@@ -87,11 +96,15 @@ export function createDependencyMonitor(checks: readonly DependencyCheck[], opti
     checkAll,
     start() {
       if (timer !== undefined) return;
+      started = true;
       void checkAll();
       timer = setInterval(() => void checkAll(), intervalMs);
       timer.unref();
     },
-    close: () => clearInterval(timer),
+    close() {
+      started = false;
+      clearInterval(timer);
+    },
   };
 }
 

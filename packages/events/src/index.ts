@@ -15,6 +15,8 @@ export {
   type EventConsumerOptions,
   type BatchConsumerOptions,
   type EventHandler,
+  type ServiceEventHandler,
+  SERVICE_CONSUMER_EVENTS_PER_TRANSACTION,
   type BatchHandler,
   type ExactlyOnceBatchConsumerOptions,
   type ExactlyOnceBatchHandler,

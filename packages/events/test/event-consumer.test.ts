@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { appendEvent, createBatchConsumer, createConsumer, createExactlyOnceBatchConsumer, OutboxRelay, type EventConsumer, type EventHandler } from '../src/index.js';
+import { appendEvent, createBatchConsumer, createConsumer, createExactlyOnceBatchConsumer, createServiceConsumer, OutboxRelay, SERVICE_CONSUMER_EVENTS_PER_TRANSACTION, type EventConsumer, type EventHandler } from '../src/index.js';
 import { deleteTestTopics, logger, newSchema, newTopic, testKafka, unique, waitFor } from './support.js';
 
 let kafka: Kafka;
@@ -188,6 +188,32 @@ describe('createExactlyOnceBatchConsumer', () => {
     await waitFor('the event after the failing one applied', async () => (await views('402')) === 1);
     expect(await views('400')).toBe(2);
     expect(await views('499')).toBe(0);
+  });
+});
+
+describe('createServiceConsumer', () => {
+  it('works off a backlog with a transaction per fetched batch (at most 100 events each), in order, each event once', async () => {
+    const topic = await newTopic(kafka);
+    const backlog = Array.from({ length: 250 }, () => viewedEnvelope('600'));
+    // Waiting in the topic before the consumer starts, as after a broker outage.
+    await producer.send({ topic, acks: -1, messages: [...backlog, backlog[0]!].map((envelope) => ({ key: envelope.key, value: Buffer.from(toBinary(EventEnvelopeSchema, envelope)) })) });
+    const transactions = new Map<string, number>();
+    const order: string[] = [];
+    const consumer = createServiceConsumer({ kafka, pool, logger, groupId: unique('group', '-'), topics: [topic] }, { groupId: 'unused', topics: [] }, async (envelope, client) => {
+      const { rows } = await client.query<{ id: string }>('SELECT txid_current()::text AS id');
+      const id = rows[0]!.id;
+      transactions.set(id, (transactions.get(id) ?? 0) + 1);
+      order.push(envelope.eventId);
+      await countView(envelope, client, { topic, partition: 0, offset: '0' });
+    });
+    await consumer.start();
+    cleanups.push(() => consumer.stop());
+
+    await waitFor('the backlog applied', async () => (await views('600')) === backlog.length);
+    expect(order).toEqual(backlog.map((envelope) => envelope.eventId));
+    expect(Math.max(...transactions.values())).toBeLessThanOrEqual(SERVICE_CONSUMER_EVENTS_PER_TRANSACTION);
+    // A commit per event would be 250 transactions; a fetched batch shares them.
+    expect(transactions.size).toBeLessThan(backlog.length / 10);
   });
 });
 

@@ -85,8 +85,10 @@ const DEFAULT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.keepalive_permit_without_calls': 1,
-  'grpc.initial_reconnect_backoff_ms': 500,
-  'grpc.max_reconnect_backoff_ms': 1_000,
+  // A restarted backend is used again within half a second of listening (docs/api/foundation.md,
+  // "Readiness and backend outages"); two connection attempts a second while it is away cost nothing.
+  'grpc.initial_reconnect_backoff_ms': 250,
+  'grpc.max_reconnect_backoff_ms': 500,
 };
 
 const DEFAULT_DEADLINE_MS = 5_000;

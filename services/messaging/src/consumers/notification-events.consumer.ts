@@ -1,5 +1,5 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import { createServiceConsumer, occurredAtOf, storyStateOf, type ConsumerWiring, type EventConsumer, type EventHandler } from '@inkwell/events';
+import { createServiceConsumer, occurredAtOf, storyStateOf, type ConsumerWiring, type EventConsumer, type ServiceEventHandler } from '@inkwell/events';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
 import type pg from 'pg';
@@ -114,7 +114,7 @@ export function notificationEventOf(envelope: EventEnvelope): NotificationEvent 
 }
 
 /** Applies one event in the consumer's transaction (so exactly once per event id). */
-export const handleNotificationEvent: EventHandler = async (envelope, client) => {
+export const handleNotificationEvent: ServiceEventHandler = async (envelope, client) => {
   const event = notificationEventOf(envelope);
   if (event === undefined) return;
   await new NotificationEventService(new NotificationEventRepository(client)).apply(event);

@@ -1,4 +1,4 @@
-import { createServiceConsumer, storyStateOf, type ConsumerWiring, type EventConsumer, type EventHandler } from '@inkwell/events';
+import { createServiceConsumer, storyStateOf, type ConsumerWiring, type EventConsumer, type ServiceEventHandler } from '@inkwell/events';
 import type { EventEnvelope } from '@inkwell/proto/events';
 import { Topics } from '@inkwell/proto/topics';
 import type pg from 'pg';
@@ -36,7 +36,7 @@ export function authoredContentChangeOf(envelope: EventEnvelope): AuthoredConten
 }
 
 /** Applies one event in the consumer's transaction (so exactly once per event id). */
-export const handleAuthoredContentEvent: EventHandler = async (envelope, client) => {
+export const handleAuthoredContentEvent: ServiceEventHandler = async (envelope, client) => {
   const change = authoredContentChangeOf(envelope);
   if (change === undefined) return;
   await new AuthoredContentService(new AuthoredContentRepository(client)).record(change);
