@@ -381,12 +381,23 @@ export const SERVICE_CONSUMER_EVENTS_PER_TRANSACTION = 100;
 /**
  * A service's exactly-once consumer built from its factory's options: the Kafka client and
  * logger of `wiring`, and its group and topics where given (tests), else `defaults`. `handle`
- * applies one event at a time, in offset order, and the events of a fetched batch share a
- * transaction (at most {@link SERVICE_CONSUMER_EVENTS_PER_TRANSACTION}) with their dedupe rows
- * (`createExactlyOnceBatchConsumer`): each event once, and an event whose handler fails for good
- * fails alone.
+ * applies one event at a time, in offset order; see {@link createServiceBatchConsumer} for the
+ * transactions they share.
  */
 export function createServiceConsumer(wiring: ConsumerWiring & { pool: pg.Pool }, defaults: ConsumerDefaults, handle: ServiceEventHandler): EventConsumer {
+  return createServiceBatchConsumer(wiring, defaults, async (envelopes, client) => {
+    for (const envelope of envelopes) await handle(envelope, client);
+  });
+}
+
+/**
+ * {@link createServiceConsumer} for a handler of many events at once (e.g. one write per story
+ * for all of a batch's events about it): the events of a fetched batch not processed before,
+ * at most {@link SERVICE_CONSUMER_EVENTS_PER_TRANSACTION}, share a transaction with their dedupe
+ * rows (`createExactlyOnceBatchConsumer`): each event once, and an event that fails for good
+ * fails alone.
+ */
+export function createServiceBatchConsumer(wiring: ConsumerWiring & { pool: pg.Pool }, defaults: ConsumerDefaults, handleBatch: ExactlyOnceBatchHandler): EventConsumer {
   return createExactlyOnceBatchConsumer({
     kafka: wiring.kafka,
     groupId: wiring.groupId ?? defaults.groupId,
@@ -394,9 +405,7 @@ export function createServiceConsumer(wiring: ConsumerWiring & { pool: pg.Pool }
     pool: wiring.pool,
     logger: wiring.logger,
     maxEventsPerTransaction: SERVICE_CONSUMER_EVENTS_PER_TRANSACTION,
-    async handleBatch(envelopes, client) {
-      for (const envelope of envelopes) await handle(envelope, client);
-    },
+    handleBatch,
   });
 }
 

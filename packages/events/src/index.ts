@@ -7,6 +7,7 @@ export {
   createBatchConsumer,
   createExactlyOnceBatchConsumer,
   createServiceConsumer,
+  createServiceBatchConsumer,
   occurredAtOf,
   decodeEnvelope,
   type ConsumerOptions,

@@ -193,15 +193,10 @@ export class StoryRepository {
     });
   }
 
-  /**
-   * Counts one view of a story and its chapter inside the consumer's transaction `client`,
-   * updating the hotness with `heat(current)` under the row lock. Missing rows (deleted since)
-   * are ignored.
-   */
-  async applyView(client: Tx, storyId: string, chapterId: string, heat: (current: number) => number): Promise<void> {
+  /** Adds `views` to chapter `chapterId` of story `storyId`, inside the consumer's transaction `client`; a chapter deleted since is ignored. */
+  async addChapterViews(client: Tx, storyId: string, chapterId: string, views: number): Promise<void> {
     return withPgErrors(async () => {
-      await this.applyStats(client, storyId, (current) => ({ ...current, views: current.views + 1, hotness: current.published ? heat(current.hotness) : current.hotness }));
-      await client.query('UPDATE chapters SET num_views = num_views + 1 WHERE id = $1 AND story_id = $2', [chapterId, storyId]);
+      await client.query('UPDATE chapters SET num_views = num_views + $3 WHERE id = $1 AND story_id = $2', [chapterId, storyId, views]);
     });
   }
 

@@ -250,11 +250,10 @@ export class MemoryStoryRepository implements StoryStore, ViewRecorder, StorySta
     this.data.views.push({ storyId, chapterId, reader });
   }
 
-  /** Counts a view of the story and its chapter; heat for published stories only. The transaction is the caller's (none here). */
-  async applyView(_tx: unknown, storyId: string, chapterId: string, heat: (current: number) => number): Promise<void> {
-    await this.applyStats(_tx, storyId, (current) => ({ ...current, views: current.views + 1, hotness: current.published ? heat(current.hotness) : current.hotness }));
+  /** Adds views to the story's chapter; another story's chapter is left alone. The transaction is the caller's (none here). */
+  async addChapterViews(_tx: unknown, storyId: string, chapterId: string, views: number): Promise<void> {
     const chapter = this.data.chapters.get(chapterId);
-    if (chapter?.storyId === storyId) chapter.numViews += 1;
+    if (chapter?.storyId === storyId) chapter.numViews += views;
   }
 
   /** Replaces the reader-driven values of the story with `update(current)`; a missing story is ignored. */
