@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { withPgErrors } from '@inkwell/pg';
 import type { ShelfAccessFacts } from '@inkwell/shelf-access';
 import type { ShelfItemSnapshot, ShelfSnapshot } from '../domain/bookshelf.js';
+import { inLockOrder, isEntityId } from '../domain/story.js';
 import type { Tx } from './story.rows.js';
 
 /**
@@ -36,6 +37,18 @@ export class BookshelfCopyRepository {
   /** Leaves a tombstone for `shelf`: it matches nothing from now on, whatever arrives later. */
   async deleteShelf(tx: Tx, shelf: ShelfSnapshot, at: Date): Promise<void> {
     await this.writeShelf(tx, shelf, at, true);
+  }
+
+  /**
+   * Locks the rows of `storyIds` as an item's insert does (FOR SHARE, see migration 0008), in
+   * `inLockOrder` order, so that a transaction of many item events takes its story locks in the
+   * same order as the stats consumer's.
+   */
+  async lockStories(tx: Tx, storyIds: readonly string[]): Promise<void> {
+    if (storyIds.length === 0) return;
+    return withPgErrors(async () => {
+      await tx.query('SELECT 1 FROM stories WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE', [inLockOrder(storyIds.filter(isEntityId))]);
+    });
   }
 
   /**

@@ -11,6 +11,11 @@ import type { Tx } from '../repositories/story.rows.js';
 export class BookshelfCopyService {
   constructor(private readonly copy: BookshelfCopyRepository) {}
 
+  /** Before a transaction's item events: takes their stories' locks in lock order (see BookshelfCopyRepository.lockStories). */
+  async lockStories(tx: Tx, storyIds: readonly string[]): Promise<void> {
+    await this.copy.lockStories(tx, storyIds);
+  }
+
   /** BookshelfCreated / BookshelfUpdated that occurred at `at`: owner and privacy, newest snapshot wins. */
   async applyShelf(tx: Tx, shelf: ShelfSnapshot, at: Date): Promise<void> {
     await this.copy.upsertShelf(tx, shelf, at);

@@ -1,6 +1,7 @@
 import { afterVote, type RatingValue } from '../domain/engagement.js';
 import { addHeat, HEAT_WEIGHTS } from '../domain/hotness.js';
 import { wilsonRating } from '../domain/rating.js';
+import { inLockOrder } from '../domain/story.js';
 import type { StoryRepository, StoryStats } from '../repositories/story.repository.js';
 import type { Tx } from '../repositories/story.rows.js';
 
@@ -27,7 +28,7 @@ export class StoryStatsService {
    * likes, dislikes and rating (a new like heats), a comment posted (`delta` 1, with heat) or
    * deleted (−1, never below zero) moves the comment count. Each story's events are folded into
    * one write of its values (one StoryStatsChanged) and each chapter's views into one, stories in
-   * id order: the same values as one event at a time, in fewer writes and lock waits.
+   * lock order (`inLockOrder`): the same values as one event at a time, in fewer writes and lock waits.
    */
   async applyEvents(tx: Tx, events: readonly StoryStatsEvent[]): Promise<void> {
     const byStory = new Map<string, StoryStatsEvent[]>();
@@ -36,7 +37,7 @@ export class StoryStatsService {
       if (own === undefined) byStory.set(event.storyId, [event]);
       else own.push(event);
     }
-    for (const storyId of [...byStory.keys()].sort()) {
+    for (const storyId of inLockOrder(byStory.keys())) {
       const own = byStory.get(storyId)!;
       await this.stories.applyStats(tx, storyId, (current) => own.reduce(afterEvent, current));
       const chapterViews = new Map<string, number>();
