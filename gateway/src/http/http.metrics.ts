@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { createMetricsRegistry } from '@inkwell/grpc';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 /** Prometheus metrics of the gateway, in a registry of its own (not prom-client's global one). */
 export interface HttpMetrics {
@@ -13,8 +14,7 @@ export interface HttpMetrics {
  * The buckets span 1 ms to 10 s around the gateway's measured p99 of tens of milliseconds.
  */
 export function createHttpMetrics(): HttpMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = createMetricsRegistry();
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered by the gateway, by method, route pattern and status.',

@@ -8,6 +8,9 @@ import { WEBHOOKS_MIGRATIONS, WEBHOOKS_SCHEMA } from './schema.js';
 import { createWebhooksServer } from './server.js';
 import { wireWebhooks } from './wiring.js';
 
+/** Longest wait of the idle delivery worker before it looks for retries that fell due (docs/api/webhooks.md, "Design"). */
+const IDLE_POLL_MS = 1_000;
+
 /**
  * Composition root of the webhooks service (docs/api/webhooks.md, "Design"): the endpoint RPCs,
  * the intake consumer that queues deliveries from the other services' topics, and the delivery
@@ -35,6 +38,8 @@ runService({
         perEndpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
         perEndpointRate: config.WEBHOOK_ENDPOINT_RATE,
         pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+        // No retry falls due sooner than the base delay after its failure (tests shorten it).
+        idlePollMs: Math.min(IDLE_POLL_MS, config.WEBHOOK_RETRY_BASE_MS),
       },
     });
     const apiBaseUrl = `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1`;

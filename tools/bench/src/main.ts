@@ -14,6 +14,7 @@ import { abuseSuite } from './suites/abuse.suite.js';
 import { authSuite } from './suites/auth.suite.js';
 import { downloadsSuite } from './suites/downloads.suite.js';
 import { edgeSuite } from './suites/edge.suite.js';
+import { idleSuite } from './suites/idle.suite.js';
 import { messagesSuite } from './suites/messages.suite.js';
 import { notificationsSuite } from './suites/notifications.suite.js';
 import { shelvesSuite } from './suites/shelves.suite.js';
@@ -21,7 +22,7 @@ import { storiesSuite } from './suites/stories.suite.js';
 import { webhooksSuite } from './suites/webhooks.suite.js';
 
 /** Every suite of `npm run bench`: one line per area. */
-const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, notificationsSuite, authSuite, edgeSuite, abuseSuite, downloadsSuite, webhooksSuite];
+const SUITES: readonly Suite[] = [storiesSuite, shelvesSuite, messagesSuite, notificationsSuite, authSuite, edgeSuite, abuseSuite, downloadsSuite, webhooksSuite, idleSuite];
 
 const HELP = `npm run bench -- [options]
 

@@ -10,14 +10,20 @@ export interface DeliveryWorkerLimits {
   perEndpointConcurrency: number;
   /** Attempts started per endpoint per second. */
   perEndpointRate: number;
-  /** How often the queue is polled when it had nothing due. */
+  /** How often the queue is polled while it has deliveries the worker could not take yet (endpoints at their caps, all slots busy). */
   pollIntervalMs: number;
+  /**
+   * How often it is polled after a claim found nothing due (new deliveries and finished attempts
+   * wake the worker at once; only retries fall due unannounced, the first one `retry base` after
+   * a failure): an idle process stays idle.
+   */
+  idlePollMs: number;
   /** How long a claim holds (longer than an attempt's 10 s deadline). */
   leaseMs: number;
 }
 
-/** Default limits: 64 in flight, 2 per endpoint, 20 attempts per endpoint per second, polled every 100 ms. */
-export const DEFAULT_WORKER_LIMITS: DeliveryWorkerLimits = { concurrency: 64, perEndpointConcurrency: 2, perEndpointRate: 20, pollIntervalMs: 100, leaseMs: 30_000 };
+/** Default limits: 64 in flight, 2 per endpoint, 20 attempts per endpoint per second, polled every 100 ms (every second when nothing is due). */
+export const DEFAULT_WORKER_LIMITS: DeliveryWorkerLimits = { concurrency: 64, perEndpointConcurrency: 2, perEndpointRate: 20, pollIntervalMs: 100, idlePollMs: 1_000, leaseMs: 30_000 };
 
 /** Options of {@link DeliveryWorker}. */
 export interface DeliveryWorkerOptions {
@@ -35,7 +41,8 @@ export interface DeliveryWorkerOptions {
  * and `perEndpointRate` started per second per endpoint, `concurrency` in all: an endpoint that
  * is slow or at its cap is left out of the next claims (one with room gets only that much), so it
  * never delays the others. It claims again as soon as deliveries are queued (`wakeups`) or an
- * attempt ends, and polls every `pollIntervalMs` for retries that fall due.
+ * attempt ends, and polls every `pollIntervalMs` while deliveries wait for room, every
+ * `idlePollMs` for retries that fall due once nothing was.
  */
 export class DeliveryWorker {
   readonly #options: DeliveryWorkerOptions;
@@ -94,7 +101,8 @@ export class DeliveryWorker {
       }
       for (const delivery of claimed) this.#startAttempt(delivery);
       // More may be due at once when the claim was full; else wait for the poll or a finished attempt.
-      if (claimed.length === 0 || claimed.length < free) await this.#pause(this.#limits.pollIntervalMs);
+      if (claimed.length === 0) await this.#pause(this.#limits.idlePollMs);
+      else if (claimed.length < free) await this.#pause(this.#limits.pollIntervalMs);
       else if (this.#tasks.size >= this.#limits.concurrency) await this.#pause(this.#limits.pollIntervalMs);
     }
   }
