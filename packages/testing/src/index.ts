@@ -12,3 +12,4 @@ export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { callCode } from './call-code.js';
 export { callAs, closeServiceHarness, type ServiceHarnessParts } from './service-harness.js';
 export { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver, type WebhookReceiverOptions } from './webhook-receiver.js';
+export { quantile } from './quantile.js';

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { quantile } from './load.runner.js';
+import { quantile } from '@inkwell/testing';
 
 /** One story whose title the measurement changes, and a token of its author (`write_stories`). */
 export interface ChangeTarget {

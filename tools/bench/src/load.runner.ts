@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { quantile } from '@inkwell/testing';
 
 /** One request of a scenario: a path under the API base URL and the bearer token to send. */
 export interface BenchRequest {
@@ -40,13 +41,6 @@ export interface LoadResult {
   readonly p99Ms: number;
   readonly maxMs: number;
   readonly requestsPerSecond: number;
-}
-
-/** The `q` quantile (0–1) of ascending `sorted` values, nearest-rank; NaN when empty. */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
-  return sorted[rank - 1]!;
 }
 
 /**

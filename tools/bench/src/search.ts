@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { oldestMappingVersion, STORY_INDEX_MAPPING_VERSION, storySearchBody, storyTagCountsBody, type StoryListQuery } from '@inkwell/stories';
-import { repoRoot, stackEnv } from '@inkwell/testing';
-import { quantile } from './load.runner.js';
+import { quantile, repoRoot, stackEnv } from '@inkwell/testing';
 
 const run = promisify(execFile);
 

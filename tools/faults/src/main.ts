@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs, promisify } from 'node:util';
-import { repoRoot } from '@inkwell/testing';
+import { quantile, repoRoot } from '@inkwell/testing';
 import { fuzzApi } from './api-fuzzer.js';
 import { audit } from './consistency.audit.js';
 import { destroyDedicatedServers } from './dedicated-servers.js';
@@ -110,7 +110,16 @@ async function soak(env: FaultEnvironment, minutes: number, concurrency: number)
   const capacity = probe.records.length / ((Date.now() - started) / 1000);
   const rate = Math.max(1, Math.round(capacity * 0.7));
   const load = new MixedLoad({ apiUrl: env.system.apiUrl, actors, concurrency, ratePerSecond: rate, seed: 5 });
-  const snapshot = async (minute: number) => ({ minute, rss: memory(env), audit: await audit(env.pool), requests: load.records.length });
+  // Latency of the requests answered within each minute (from sending to the whole answer).
+  let minuteStart = Date.now();
+  const latencies = () => {
+    const now = Date.now();
+    const answered = load.records.filter((record) => record.end > minuteStart && record.end <= now).map((record) => record.end - record.start);
+    minuteStart = now;
+    answered.sort((a, b) => a - b);
+    return { p50: quantile(answered, 0.5), p99: quantile(answered, 0.99) };
+  };
+  const snapshot = async (minute: number) => ({ minute, rss: memory(env), audit: await audit(env.pool), requests: load.records.length, latency: latencies() });
   const snapshots = [await snapshot(0)];
   load.start();
   for (let minute = 1; minute <= minutes; minute++) {
@@ -121,12 +130,13 @@ async function soak(env: FaultEnvironment, minutes: number, concurrency: number)
   const errors = load.records.filter((record) => record.status === 0 || record.status >= 500).length;
   const names = Object.keys(snapshots[0]!.rss);
   const mib = (kib: number | undefined) => (kib === undefined ? '–' : (kib / 1024).toFixed(0));
+  const ms = (value: number) => (Number.isNaN(value) ? '–' : String(value));
   return [
     `Soak: ${minutes} min at ${rate} req/s (70% of a measured ${capacity.toFixed(1)} req/s with ${concurrency} in flight), ${load.records.length} requests, ${errors} errors (5xx or no answer); by status: ${JSON.stringify(byStatus(load.records))}.`,
     '',
-    `| minute | requests | ${names.map((name) => `RSS ${name} (MiB)`).join(' | ')} | outbox backlog | events not yet applied (consumer lag) |`,
-    `|${'---|'.repeat(names.length + 4)}`,
-    ...snapshots.map((s) => `| ${s.minute} | ${s.requests} | ${names.map((name) => mib(s.rss[name])).join(' | ')} | ${sum(s.audit.outboxBacklog)} | ${sum(s.audit.unprocessed)} |`),
+    `| minute | requests | p50 ms | p99 ms | ${names.map((name) => `RSS ${name} (MiB)`).join(' | ')} | outbox backlog | events not yet applied (consumer lag) |`,
+    `|${'---|'.repeat(names.length + 6)}`,
+    ...snapshots.map((s) => `| ${s.minute} | ${s.requests} | ${ms(s.latency.p50)} | ${ms(s.latency.p99)} | ${names.map((name) => mib(s.rss[name])).join(' | ')} | ${sum(s.audit.outboxBacklog)} | ${sum(s.audit.unprocessed)} |`),
   ].join('\n');
 }
 

@@ -1,7 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { CALLER_SHARE_DEFAULTS } from '@inkwell/limits';
-import { createTestUser, eventually, type TestUser } from '@inkwell/testing';
-import { quantile } from '../load.runner.js';
+import { createTestUser, eventually, quantile, type TestUser } from '@inkwell/testing';
 import { migrateSchemas } from '../seed.runner.js';
 import type { BenchContext, Suite } from '../suite.js';
 import { round1 } from '../wrk.runner.js';

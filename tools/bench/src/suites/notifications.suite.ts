@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { eventually } from '@inkwell/testing';
+import { eventually, quantile } from '@inkwell/testing';
 import { pageByCursor } from '../cursors.js';
-import { quantile, type BenchRequest } from '../load.runner.js';
+import type { BenchRequest } from '../load.runner.js';
 import { migrateSchemas, runSeed, scaled } from '../seed.runner.js';
 import type { BenchContext, Scenario, Suite } from '../suite.js';
 import { withSchema } from '../plans.js';

@@ -1,7 +1,6 @@
 import { Agent, request } from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { authorizeApp, createTestApp, createTestUser, eventually, startWebhookReceiver, type WebhookReceiver } from '@inkwell/testing';
-import { quantile } from '../load.runner.js';
+import { authorizeApp, createTestApp, createTestUser, eventually, quantile, startWebhookReceiver, type WebhookReceiver } from '@inkwell/testing';
 import { migrateSchemas } from '../seed.runner.js';
 import type { BenchContext, Suite } from '../suite.js';
 
