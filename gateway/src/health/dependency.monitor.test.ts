@@ -82,6 +82,22 @@ describe('createDependencyMonitor', () => {
     }
   });
 
+  it('keeps one recheck going for a dependency down through many rounds', async () => {
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const checked = monitor([{ name: 'users', check: async () => (calls++, false) }], { intervalMs: 1_000, downIntervalMs: 250 });
+      checked.start();
+      await vi.advanceTimersByTimeAsync(30_000);
+      const before = calls;
+      await vi.advanceTimersByTimeAsync(10_000);
+      // Four rechecks and one round a second at most, however long it has been down.
+      expect(calls - before).toBeLessThanOrEqual(50);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('rechecks one dependency on demand, sharing a check that is already running', async () => {
     let calls = 0;
     let release: (up: boolean) => void = () => {};

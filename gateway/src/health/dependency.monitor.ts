@@ -56,6 +56,8 @@ export function createDependencyMonitor(checks: readonly DependencyCheck[], opti
   const timeoutMs = options.timeoutMs ?? 800;
   const downIntervalMs = options.downIntervalMs ?? 250;
   let started = false;
+  /** The one pending recheck of each dependency found down (rounds and rechecks must not each start a chain of their own). */
+  const rechecks = new Map<string, NodeJS.Timeout>();
   const states = new Map<string, DependencyState>(checks.map((dependency) => [dependency.name, 'unknown']));
   const running = new Map<string, Promise<void>>();
   const gauge =
@@ -74,7 +76,14 @@ export function createDependencyMonitor(checks: readonly DependencyCheck[], opti
         states.set(dependency.name, up ? 'up' : 'down');
         gauge?.set({ dependency: dependency.name }, up ? 1 : 0);
         running.delete(dependency.name);
-        if (!up && started) setTimeout(() => void checkOne(dependency), downIntervalMs).unref();
+        if (!up && started && !rechecks.has(dependency.name)) {
+          const timer = setTimeout(() => {
+            rechecks.delete(dependency.name);
+            void checkOne(dependency);
+          }, downIntervalMs);
+          timer.unref();
+          rechecks.set(dependency.name, timer);
+        }
       });
       running.set(dependency.name, inFlight);
     }
@@ -103,6 +112,8 @@ export function createDependencyMonitor(checks: readonly DependencyCheck[], opti
     },
     close() {
       started = false;
+      for (const timer of rechecks.values()) clearTimeout(timer);
+      rechecks.clear();
       clearInterval(timer);
     },
   };
