@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { posix } from 'node:path';
-import { renderDocument, type DocumentHeading } from '@inkwell/markdown';
+import { renderDocument, type DocumentHeading } from '@inkwell/markdown/document';
 import { DOCS_PATH } from '../jsonapi/error-links.js';
 
 /** The repository's docs/ folder (the gateway's dist/ and src/ are both two levels below the repository root's gateway/). */

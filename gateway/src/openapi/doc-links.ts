@@ -1,4 +1,4 @@
-import { headingSlug } from '@inkwell/markdown';
+import { headingSlug } from '@inkwell/markdown/document';
 import { docPagePath } from '../docs/doc-pages.js';
 import type { OpenApiObject } from './openapi.document.js';
 

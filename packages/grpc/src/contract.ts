@@ -6,15 +6,18 @@ import { access, input, predefinedRules, rule_input, scopeName, Scope, type Inpu
 import type { CallerContext } from './caller-context.js';
 
 /**
- * What the proto declares about one RPC (docs/api/foundation.md, "One contract"), compiled once
- * when the service is added: who may call it (`(inkwell.api.v1.access)`) and the buf.validate
- * rules of its request, with where each violation is reported (`(inkwell.api.v1.input)`).
+ * What the proto declares about one RPC (docs/api/foundation.md, "One contract"): who may call it
+ * (`(inkwell.api.v1.access)`, read when the service is added) and the buf.validate rules of its
+ * request, with where each violation is reported (`(inkwell.api.v1.input)`). The rules compile on
+ * their first use or at {@link MethodContract.prepare}, whichever comes first.
  */
 export interface MethodContract {
   /** The access refusal of `caller` (scope, then signed-in user), or undefined when it may call. */
   refuseCaller(caller: CallerContext): AppError | undefined;
   /** The violations of the request's rules as one INVALID_ARGUMENT, or undefined when it is valid. */
   refuseRequest(request: Message): AppError | undefined;
+  /** Compiles the request's rules now, so that the first call does not; throws when they do not compile. */
+  prepare(): void;
 }
 
 /** Where a violation is reported: the API error detail without its sentence, and the name that starts it. */
@@ -42,16 +45,20 @@ export function createRequestValidator(): Validator {
 const USER_REQUIRED = 'This request needs a signed-in user: an app-only token cannot make it.';
 
 /**
- * Compiles the contract of `method`, with `validator` (one per server). Throws when the rules of
- * the request do not compile, so a broken contract fails at startup rather than on a call.
+ * The contract of `method`, with `validator` (one per server). Its request's rules compile later
+ * ({@link MethodContract.prepare}): compiling every method's at once is most of a service's
+ * start-up CPU after loading its code. A test compiles every RPC's rules (packages/grpc/test), so
+ * a rule that does not compile fails CI rather than a call.
  */
 export function compileContract(method: DescMethod, validator: Validator): MethodContract {
   const accessCheck = compileAccess(method);
   const targets = new Targets(method.input);
   const schema = method.input;
-  const warmUp = validator.validate(schema, create(schema));
-  if (warmUp.kind === 'error') throw new Error(`The rules of ${schema.typeName} do not compile: ${warmUp.error.message}`, { cause: warmUp.error });
   return {
+    prepare() {
+      const warmUp = validator.validate(schema, create(schema));
+      if (warmUp.kind === 'error') throw new Error(`The rules of ${schema.typeName} do not compile: ${warmUp.error.message}`, { cause: warmUp.error });
+    },
     refuseCaller: (caller) => accessCheck?.(caller),
     refuseRequest(request) {
       const result = validator.validate(schema, request);

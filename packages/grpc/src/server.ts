@@ -143,6 +143,8 @@ export class GrpcServer {
   readonly #healthService: { definition: ServiceDefinition; handlers: UntypedServiceImplementation };
   /** The plaintext health-only server of `listen({ healthPort })`, when one runs. */
   #healthServer: Server | undefined;
+  /** Contracts whose request rules have not been compiled yet ({@link GrpcServer.listen}). */
+  readonly #unprepared: MethodContract[] = [];
 
   constructor(options: GrpcServerOptions) {
     this.#logger = options.logger;
@@ -171,7 +173,8 @@ export class GrpcServer {
    * `(inkwell.api.v1.access)` option, then the buf.validate rules of its request (a request
    * that breaks them first meets the method's `options.preflight`, when it has one).
    * Throws when a handler or an issuer table entry is missing at runtime, a preflight names no
-   * method of the service, a request's rules do not compile, or the service was already added.
+   * method of the service, or the service was already added. The requests' rules compile once
+   * the server listens ({@link GrpcServer.listen}).
    */
   add<S extends DescService>(service: S, impl: ServiceImpl<S>, options: AddServiceOptions<S>): this {
     const table = options.issuers as Record<string, readonly string[] | undefined>;
@@ -187,6 +190,7 @@ export class GrpcServer {
       const issuers = table[method.localName];
       if (issuers === undefined) throw new Error(`No issuers declared for ${service.typeName}.${method.name} (${method.localName})`);
       const contract = compileContract(method, this.#validator);
+      this.#unprepared.push(contract);
       const preflight = preflights[method.localName];
       handlers[method.localName] = this.#unaryHandler(method, { kind: 'assertion', issuers, contract, preflight }, (request, ctx) => fn.call(impl, request, ctx));
     }
@@ -198,11 +202,15 @@ export class GrpcServer {
   /**
    * Binds `address` (e.g. `0.0.0.0:50051`, or `127.0.0.1:0` for a free port), over TLS with
    * client certificates when `options.tls` is given, and returns the bound port; with
-   * `options.healthPort`, also serves the health service alone in plaintext on that port.
+   * `options.healthPort`, also serves the health service alone in plaintext on that port. Then
+   * compiles the rules of every request in the background, one method per turn of the event loop:
+   * a (re)started service answers without waiting for them, and a call that comes first compiles
+   * its own (docs/api/foundation.md, "One contract").
    */
   async listen(address: string, options: ListenOptions = {}): Promise<number> {
     const port = await bind(this.#server, address, serverCredentials(options.tls));
     this.#logger.info({ address, port, tls: options.tls !== undefined }, 'grpc server listening');
+    this.#prepareContracts();
     if (options.healthPort !== undefined && options.healthPort !== 0) {
       const healthServer = new Server(DEFAULT_SERVER_OPTIONS);
       healthServer.addService(this.#healthService.definition, this.#healthService.handlers);
@@ -224,6 +232,21 @@ export class GrpcServer {
     this.health.shutdown();
     if (notServingFirstMs > 0) await wait(notServingFirstMs);
     await Promise.all([this.#server, this.#healthServer].filter((server) => server !== undefined).map((server) => drain(server, graceMs)));
+  }
+
+  /** Compiles the pending contracts' rules, one per macrotask, without keeping the process alive. */
+  #prepareContracts(): void {
+    const next = (): void => {
+      const contract = this.#unprepared.shift();
+      if (contract === undefined) return;
+      try {
+        contract.prepare();
+      } catch (error) {
+        this.#logger.error({ err: error }, 'request rules do not compile; calls of the method will fail');
+      }
+      setImmediate(next).unref();
+    };
+    setImmediate(next).unref();
   }
 
   #unaryHandler(method: DescMethod, authentication: Authentication, fn: UnaryFn): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {

@@ -12,7 +12,7 @@
 import { AppError, ErrorCode, type ErrorDetail } from '@inkwell/errors';
 import { MarkdownLimitError, MarkdownRenderPool, type MarkdownRenderPoolOptions, type RenderPoolStats } from './render-pool.js';
 
-export { MAX_HTML_BYTES } from './render.js';
+export { MAX_HTML_BYTES } from './render-protocol.js';
 export {
   DEFAULT_RENDER_DEADLINE_MS,
   DEFAULT_RENDER_MEMORY_MB,
@@ -114,4 +114,3 @@ export async function renderMarkdownFields<const Fields extends readonly Markdow
   if (details.length > 1) throw new AppError(ErrorCode.INVALID_ARGUMENT, details.map((detail) => detail.detail).join(' '), { details });
   return html as { -readonly [K in keyof Fields]: string };
 }
-export { headingSlug, renderDocument, type DocumentHeading, type DocumentLinks, type RenderedDocument } from './document.js';

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode } from '@inkwell/errors';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { MAX_HTML_BYTES } from './render.js';
+import { MAX_HTML_BYTES } from './render-protocol.js';
 import { MarkdownLimitError, MarkdownRenderPool } from './render-pool.js';
 
 const MiB = 1024 * 1024;

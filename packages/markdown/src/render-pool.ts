@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, ErrorCode } from '@inkwell/errors';
-import { MAX_HTML_BYTES } from './render.js';
-import { RENDER_THREAD_NICE, type WorkerReply, type WorkerRequest } from './render-protocol.js';
+import { MAX_HTML_BYTES, RENDER_THREAD_NICE, type WorkerReply, type WorkerRequest } from './render-protocol.js';
 
 /** Worker threads of a pool when not configured: three texts render at once per process, at most two of one caller. */
 export const DEFAULT_RENDER_WORKERS = 3;

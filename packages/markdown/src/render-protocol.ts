@@ -1,5 +1,12 @@
 import type { RenderOutcome } from './render.js';
 
+/**
+ * Most HTML one text may render to, in bytes of UTF-8: twice the largest text the API accepts
+ * (1 MiB), so a text and its HTML fit one gRPC answer under grpc's default 4 MiB limit
+ * (docs/api/foundation.md, "Markdown").
+ */
+export const MAX_HTML_BYTES = 2 * 1024 * 1024;
+
 /** A text for a render worker to render, under an output bound. */
 export interface WorkerRequest {
   id: number;

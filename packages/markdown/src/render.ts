@@ -1,14 +1,9 @@
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
+import { MAX_HTML_BYTES } from './render-protocol.js';
 
 type Token = ReturnType<MarkdownIt['parse']>[number];
 
-/**
- * Most HTML one text may render to, in bytes of UTF-8: twice the largest text the API accepts
- * (1 MiB), so a text and its HTML fit one gRPC answer under grpc's default 4 MiB limit
- * (docs/api/foundation.md, "Markdown").
- */
-export const MAX_HTML_BYTES = 2 * 1024 * 1024;
 
 /** What rendering one text gave: the sanitised HTML, or why there is none. */
 export type RenderOutcome = { ok: true; html: string } | { ok: false; reason: 'too_large' };
