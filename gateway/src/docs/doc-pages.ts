@@ -65,7 +65,7 @@ function servedFiles(docsDir: string): string[] {
 
 /**
  * Renders every served page of `docsDir` once (docs/api/reference.md, "Served pages"): the
- * Markdown through @inkwell/markdown's renderDocument (sanitised; headings with GitHub's ids),
+ * Markdown through @inkwell/markdown/document's renderDocument (sanitised; headings with GitHub's ids),
  * each relative link rewritten to the page it names, by URL path. A page added under a served
  * folder is picked up at the next start. Throws when docs/api has no page (a gateway without its
  * documentation would answer every error link with a 404).
