@@ -67,7 +67,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
   // Idempotency answers may live on a Redis of their own, so they can never crowd out rate limits, cursors and sessions.
   const idempotencyRedis = config.idempotencyRedis === undefined ? redis : createGatewayRedis(config.idempotencyRedis, logger, config.redisKeyPrefix);
   if (idempotencyRedis !== redis) checks.push({ name: 'redis-idempotency', check: () => pingRedis(idempotencyRedis, HEALTH_CHECK_DEADLINE_MS) });
-  const monitor = createDependencyMonitor(checks, { intervalMs: 1_000, timeoutMs: HEALTH_CHECK_DEADLINE_MS, registry: metrics.registry });
+  const monitor = createDependencyMonitor(checks, { intervalMs: 1_000, timeoutMs: HEALTH_CHECK_DEADLINE_MS, registry: metrics.registry, logger });
   const backends = guardBackends(clients, { monitor, registry: metrics.registry });
   const links = createApiLinks(config.publicBaseUrl);
   const loaders = createResourceLoaders({ users: backends.users, stories: backends.stories, bookshelves: backends.bookshelves, links });

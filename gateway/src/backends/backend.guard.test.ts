@@ -42,7 +42,7 @@ describe('guardBackends', () => {
     const { backends, calls } = fakeBackends(async (backend) => backend);
     const registry = new Registry();
     const guarded = guardBackends(backends, { monitor, registry });
-    await expect((guarded.messaging as unknown as Thing).getThing({ id: 1 })).rejects.toMatchObject({ code: ErrorCode.UNAVAILABLE });
+    await expect((guarded.messaging as unknown as Thing).getThing({ id: 1 })).rejects.toMatchObject({ code: ErrorCode.UNAVAILABLE, expected: true });
     await expect((guarded.stories as unknown as Thing).getThing({ id: 2 })).resolves.toEqual({ value: 'stories', request: { id: 2 } });
     expect(calls).toEqual(['stories']);
     expect(await registry.getSingleMetricAsString('gateway_backend_unavailable_total')).toContain('gateway_backend_unavailable_total{backend="messaging",reason="known_down"} 1');
@@ -55,7 +55,7 @@ describe('guardBackends', () => {
     });
     const registry = new Registry();
     const guarded = guardBackends(backends, { monitor, registry });
-    await expect((guarded.blog as unknown as Thing).getThing({})).rejects.toMatchObject({ code: ErrorCode.UNAVAILABLE });
+    await expect((guarded.blog as unknown as Thing).getThing({})).rejects.toMatchObject({ code: ErrorCode.UNAVAILABLE, expected: false });
     expect(rechecked).toEqual(['blog']);
     expect(await registry.getSingleMetricAsString('gateway_backend_unavailable_total')).toContain('gateway_backend_unavailable_total{backend="blog",reason="unavailable"} 1');
   });

@@ -39,7 +39,8 @@ export function guardBackends(backends: GrpcBackends, { monitor, registry }: Bac
       wrapped[method] = async (...args: unknown[]): Promise<unknown> => {
         if (monitor.isDown(name)) {
           failures.inc({ backend: name, reason: 'known_down' });
-          throw new AppError(ErrorCode.UNAVAILABLE, `The ${name} service is unavailable.`);
+          // Expected while the monitor knows it down: logged as one line, the outage itself once by the monitor.
+          throw new AppError(ErrorCode.UNAVAILABLE, `The ${name} service is unavailable.`, { expected: true });
         }
         try {
           return await (call as (...callArgs: unknown[]) => Promise<unknown>)(...args);

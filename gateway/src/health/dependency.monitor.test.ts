@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDependencyMonitor, type DependencyMonitor } from './dependency.monitor.js';
+import { createDependencyMonitor, type DependencyMonitor, type DependencyMonitorOptions } from './dependency.monitor.js';
 import { createReadinessCheck } from './readiness.check.js';
 import { eventually } from '@inkwell/testing';
 
@@ -52,6 +52,16 @@ describe('createDependencyMonitor', () => {
     expect(await registry.getSingleMetricAsString('gateway_dependency_up')).toContain('gateway_dependency_up{dependency="stories"} 0');
     up = true;
     await eventually(() => checked.states().stories === 'up');
+  });
+
+  it('logs each change of state once: down as a warning, back up at info', async () => {
+    const states = [true, false, false, false, true, true];
+    const lines: string[] = [];
+    const record = (level: string) => (fields: { dependency: string }) => lines.push(`${level} ${fields.dependency}`);
+    const logger = { warn: record('warn'), info: record('info') } as unknown as DependencyMonitorOptions['logger'];
+    const checked = monitor([{ name: 'users', check: async () => states.shift() ?? true }], { intervalMs: 60_000, logger });
+    for (let round = 0; round < 6; round += 1) await checked.checkAll();
+    expect(lines).toEqual(['warn users', 'info users']);
   });
 
   it('checks a dependency found down again between the rounds, and one that is up only with them', async () => {

@@ -1,3 +1,4 @@
+import type { Logger } from '@inkwell/logging';
 import { Gauge, type Registry } from 'prom-client';
 
 /** One dependency of the gateway: a name shown on /readyz and in metrics, and how to probe it. */
@@ -24,6 +25,11 @@ export interface DependencyMonitorOptions {
   readonly downIntervalMs?: number;
   /** Registry that gets the gauge `gateway_dependency_up{dependency}` (1 up, 0 down). */
   readonly registry?: Registry;
+  /**
+   * Where a change of state is logged, once per change: `warn` when a dependency is found down,
+   * `info` when one found down answers again (its refused requests are logged at info only).
+   */
+  readonly logger?: Pick<Logger, 'warn' | 'info'>;
 }
 
 /**
@@ -73,7 +79,10 @@ export function createDependencyMonitor(checks: readonly DependencyCheck[], opti
     let inFlight = running.get(dependency.name);
     if (inFlight === undefined) {
       inFlight = withTimeout(dependency.check(), timeoutMs).then((up) => {
+        const previous = states.get(dependency.name);
         states.set(dependency.name, up ? 'up' : 'down');
+        if (!up && previous !== 'down') options.logger?.warn({ dependency: dependency.name }, 'dependency down: its routes answer 503 until it is back');
+        if (up && previous === 'down') options.logger?.info({ dependency: dependency.name }, 'dependency up again');
         gauge?.set({ dependency: dependency.name }, up ? 1 : 0);
         running.delete(dependency.name);
         if (!up && started && !rechecks.has(dependency.name)) {

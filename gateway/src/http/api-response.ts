@@ -38,7 +38,8 @@ export function sendJsonApi(res: ServerResponse, status: number, document: JsonA
 
 /**
  * Answers `error` as a JSON:API error document through the one error table (toErrorResponse).
- * Server failures are logged with the request id (never sent). A 401 carries the Bearer
+ * Server failures are logged with the request id (never sent); a refusal for a backend already
+ * known to be down (AppError.expected) at info, one line without a stack. A 401 carries the Bearer
  * challenge: with `error="invalid_token"` when the request presented an Authorization header
  * of any kind (docs/api/auth.md, "The token check on API requests"), without it when there were no credentials at all (RFC 6750 §3.1).
  * A 403 whose error has a detail with reason `insufficient_scope` (the dispatcher's route scope
@@ -54,7 +55,10 @@ export function sendJsonApi(res: ServerResponse, status: number, document: JsonA
 export function sendApiError(req: GatewayRequest, res: ServerResponse, error: unknown, logger: Logger, headers?: Readonly<Record<string, string>>): void {
   const response = toErrorResponse(error);
   if (response.log !== undefined) {
-    logger[response.log]({ err: error, requestId: req.inkwell?.requestId, route: req.inkwell?.route }, 'request failed');
+    const context = { requestId: req.inkwell?.requestId, route: req.inkwell?.route };
+    // An expected state (a backend already known to be down) is one line without a stack.
+    const cause = response.log === 'info' ? { error: error instanceof Error ? error.message : String(error) } : { err: error };
+    logger[response.log]({ ...cause, ...context }, 'request failed');
   }
   if (res.headersSent || res.destroyed) return;
   if (response.status === 401) {

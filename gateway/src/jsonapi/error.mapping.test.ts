@@ -107,6 +107,9 @@ describe('toErrorResponse: server failures never leak', () => {
     const unavailable = new AppError(ErrorCode.UNAVAILABLE, 'connect ECONNREFUSED 127.0.0.1:50051');
     expect(toErrorResponse(unavailable)).toMatchObject({ status: 503, log: 'warn', document: { errors: [{ code: 'unavailable' }] } });
     expect(JSON.stringify(toErrorResponse(unavailable).document)).not.toContain('50051');
+    // Refused while the backend is known to be down: the same answer, logged as an expected state.
+    const knownDown = new AppError(ErrorCode.UNAVAILABLE, 'The users service is unavailable.', { expected: true });
+    expect(toErrorResponse(knownDown)).toMatchObject({ status: 503, log: 'info', document: { errors: [{ code: 'unavailable' }] } });
   });
 
   it('does not let a reason turn a client error into a 5xx', () => {

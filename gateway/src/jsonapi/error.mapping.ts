@@ -76,8 +76,11 @@ const SERVER_DETAIL: { readonly internal: string; readonly unavailable: string }
 export interface ErrorResponse {
   readonly status: number;
   readonly document: ErrorDocument;
-  /** `error`: a failure of ours (unknown error, INTERNAL, ...); `warn`: a backend was unavailable; undefined: a client error. */
-  readonly log: 'error' | 'warn' | undefined;
+  /**
+   * `error`: a failure of ours (unknown error, INTERNAL, ...); `warn`: a backend was unavailable;
+   * `info`: a backend already known to be down (AppError.expected: one line, no stack); undefined: a client error.
+   */
+  readonly log: 'error' | 'warn' | 'info' | undefined;
 }
 
 /**
@@ -96,7 +99,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (!isAppError(error)) return serverError('internal');
   const fallback = ERROR_CODE_TABLE[error.code] ?? 'internal';
   const fallbackStatus = API_ERROR_CODES[fallback].status;
-  if (fallbackStatus >= 500) return serverError(fallback as 'internal' | 'unavailable');
+  if (fallbackStatus >= 500) return serverError(fallback as 'internal' | 'unavailable', error.expected);
 
   const entries = error.details.length === 0 ? [entry(fallback, error.message, undefined)] : error.details.map((detail) => entryOf(detail, fallback, error));
   return { status: overallStatus(entries), document: { errors: capped(entries) }, log: undefined };
@@ -122,11 +125,11 @@ export function errorDocument(code: ApiErrorCode, detail: string, source?: Error
   return { errors: [entry(code, detail, source)] };
 }
 
-function serverError(code: 'internal' | 'unavailable'): ErrorResponse {
+function serverError(code: 'internal' | 'unavailable', expected = false): ErrorResponse {
   return {
     status: API_ERROR_CODES[code].status,
     document: errorDocument(code, SERVER_DETAIL[code]),
-    log: code === 'internal' ? 'error' : 'warn',
+    log: code === 'internal' ? 'error' : expected ? 'info' : 'warn',
   };
 }
 
