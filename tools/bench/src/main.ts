@@ -31,7 +31,8 @@ it (as npm run dev does; a suite may ask for its own settings, e.g. the stories 
 gateway's caches off, and gets a system of its own), mints real tokens, and drives each scenario
 through the gateway with a closed loop of concurrent requests. Prints a Markdown table (p50, p95,
 p99, req/s, and what answered: the Postgres indexes used or the search engine's own time), and a
-suite's further measurements.
+suite's further measurements. Ctrl-C or SIGTERM (to this process alone too) stops the system and
+any index rebuild it runs, then exits with 130.
 
   --suite <name>        run only this suite (repeatable; default all: ${SUITES.map((suite) => suite.name).join(', ')})
   --database <db>       database next to DATABASE_URL's (default inkwell_bench)
@@ -82,10 +83,7 @@ async function main(): Promise<void> {
 
   const stack = stackEnv();
   const databaseUrl = await ensureDatabase(stack.databaseUrl, values.database);
-  for (const suite of suites) {
-    process.stderr.write(`==> preparing ${suite.name}: ${suite.dataSet}\n`);
-    await suite.prepare(databaseUrl, { scale });
-  }
+  const signal = interruption.signal;
 
   // Real tokens and the real pipeline, but rate limits far above what a benchmark sends.
   // BENCH_NOAUTH opens /bench-noauth/api/v1 (the API without auth and rate limits) for the auth suite.
@@ -105,11 +103,13 @@ async function main(): Promise<void> {
   };
   // One system at a time, started again only when a suite asks for other settings than the last.
   let running: { settings: string; system: RunningSystem; users: GrpcClient<typeof UsersService>; context: BenchContext } | undefined;
+  // Taken before stopping, so that a second call (the signal handler's, the end's) finds nothing to stop.
   const stopRunning = async () => {
-    if (running === undefined) return;
-    running.users.close();
-    await running.system.stop();
+    const stopping = running;
     running = undefined;
+    if (stopping === undefined) return;
+    stopping.users.close();
+    await stopping.system.stop();
   };
   const contextFor = async (suite: Suite): Promise<BenchContext> => {
     const env = { ...systemEnv, ...suite.systemEnv };
@@ -124,6 +124,7 @@ async function main(): Promise<void> {
       system,
       databaseUrl,
       ...(values.duration === undefined ? {} : { durationMs }),
+      signal,
       async mintToken(userId, scopes) {
         const { token } = await users.createPersonalToken({ name: 'benchmark', scopes: [...scopes] }, { caller: { requestId: 'bench', userId, scopes: [] } });
         return token;
@@ -132,6 +133,12 @@ async function main(): Promise<void> {
     running = { settings, system, users, context };
     return context;
   };
+  // Ctrl-C or SIGTERM (also sent to this process alone): the system and any child stop with it.
+  stopOnSignals(stopRunning);
+  for (const suite of suites) {
+    process.stderr.write(`==> preparing ${suite.name}: ${suite.dataSet}\n`);
+    await suite.prepare(databaseUrl, { scale, signal });
+  }
 
   const lines: string[] = [];
   try {
@@ -209,11 +216,31 @@ async function prioritise(priority: number, pids: readonly (number | undefined)[
   }
 }
 
+/** Aborted by the first SIGINT or SIGTERM: what the suites and their child processes watch. */
+const interruption = new AbortController();
+
+/**
+ * On the first SIGINT or SIGTERM: aborts {@link interruption} (a running child process stops with
+ * it), runs `stop`, then exits with 130 (the shell's code for an interrupted command).
+ */
+function stopOnSignals(stop: () => Promise<void>): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`==> ${signal}: stopping the system\n`);
+    interruption.abort();
+    void stop()
+      .catch((error: unknown) => process.stderr.write(`    could not stop everything: ${String(error)}\n`))
+      .finally(() => process.exit(130));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, onSignal);
+}
+
 function fail(message: string): never {
   throw new Error(message);
 }
 
 main().catch((error: unknown) => {
+  // Interrupted: the signal handler stops the system and exits.
+  if (interruption.signal.aborted) return;
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -59,14 +59,16 @@ export interface Rebuild {
 /**
  * Rebuilds the story index of the benchmark database from Postgres with the stories service's own
  * command (`npm run search:rebuild`: a new index, loaded, then swapped in for the old one), at
- * the priority of this process; its wall time includes the command's start.
+ * the priority of this process; its wall time includes the command's start. Stopped when `signal` aborts.
  */
-export async function rebuildStoryIndex(databaseUrl: string): Promise<Rebuild> {
+export async function rebuildStoryIndex(databaseUrl: string, signal?: AbortSignal): Promise<Rebuild> {
   const root = repoRoot();
   const started = performance.now();
   const { stdout } = await run(process.execPath, ['--conditions=@inkwell/source', '--import', 'tsx', join(root, 'services/stories/src/cli/search-rebuild.ts')], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, OPENSEARCH_URL: stackEnv().opensearchUrl, OPENSEARCH_INDEX_PREFIX: searchIndexPrefix(databaseNameOf(databaseUrl)), LOG_LEVEL: 'warn' },
+    // Stopped (SIGTERM) with the benchmark; the index it was building is dropped by the next rebuild.
+    ...(signal === undefined ? {} : { signal }),
   });
   return { seconds: (performance.now() - started) / 1000, summary: stdout.trim() };
 }

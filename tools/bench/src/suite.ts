@@ -8,6 +8,8 @@ export interface PrepareOptions {
    * of a fresh machine). Data already there counts: a smaller scale never removes any.
    */
   readonly scale: number;
+  /** Aborted on Ctrl-C or SIGTERM: a child process the preparation runs is stopped with it. */
+  readonly signal?: AbortSignal;
 }
 
 /** What a suite gets to build its scenarios: the running system and the benchmark database. */
@@ -24,6 +26,8 @@ export interface BenchContext {
   readonly durationMs?: number;
   /** Mints a personal access token of `userId` with `scopes` through the users service. */
   mintToken(userId: string, scopes: readonly string[]): Promise<string>;
+  /** Aborted on Ctrl-C or SIGTERM: a child process a suite runs is stopped with it. */
+  readonly signal?: AbortSignal;
 }
 
 /** One row of the report: a kind of request, driven with many concrete requests. */

@@ -70,7 +70,7 @@ export async function prepareStories(databaseUrl: string, options: PrepareOption
   const indexed = await indexedStories(databaseUrl);
   if (indexed === published) return;
   process.stderr.write(`    the story index holds ${indexed ?? 'no current'} stories of ${published}: rebuilding it (a few minutes for a million)\n`);
-  const rebuild = await rebuildStoryIndex(databaseUrl);
+  const rebuild = await rebuildStoryIndex(databaseUrl, options.signal);
   process.stderr.write(`    ${rebuild.summary} (${rebuild.seconds.toFixed(0)} s)\n`);
 }
 
@@ -264,7 +264,7 @@ export const storiesSuite: Suite = {
     }
 
     process.stderr.write('==> stories: full rebuild of the story index\n');
-    const rebuild = await rebuildStoryIndex(context.databaseUrl);
+    const rebuild = await rebuildStoryIndex(context.databaseUrl, context.signal);
     process.stderr.write(`    ${rebuild.summary}\n`);
     const seconds = Math.round(rebuild.seconds);
     const stories = (await indexedStories(context.databaseUrl)) ?? 0;
