@@ -25,7 +25,7 @@ import { registerDocsRoutes } from './docs/docs.routes.js';
 import { createReadinessCheck } from './health/readiness.check.js';
 import { apiCacheHeaders } from './http/api-caching.js';
 import { createHttpMetrics } from './http/http.metrics.js';
-import { drainHttpServer } from './http/graceful-drain.js';
+import { drainableHttpServer, drainHttpServer } from './http/graceful-drain.js';
 import { MAX_BODY_BYTES } from './http/json-body.reader.js';
 import { createRequestContext } from './http/request-context.middleware.js';
 import { API_V1_PREFIX, createApiLinks } from './jsonapi/api-links.js';
@@ -137,7 +137,7 @@ async function main(config: GatewayConfig, logger: Logger): Promise<void> {
     stopping = true;
     logger.info({ signal, delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs }, 'shutting down');
     const drained = drainHttpServer({
-      server,
+      server: drainableHttpServer(server),
       readinessOff: () => readiness.drain(),
       delayMs: config.shutdownDelayMs,
       graceMs: config.shutdownGraceMs,

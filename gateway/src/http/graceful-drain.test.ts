@@ -2,7 +2,7 @@ import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:htt
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@inkwell/logging';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { drainHttpServer, type DrainableServer, type DrainStep } from './graceful-drain.js';
+import { drainableHttpServer, drainHttpServer, type DrainableServer, type DrainStep } from './graceful-drain.js';
 import { createHttpMetrics } from './http.metrics.js';
 import { createRequestContext } from './request-context.middleware.js';
 import type { GatewayRequest } from './request-state.js';
@@ -19,17 +19,16 @@ describe('drainHttpServer: the order of a drain', () => {
   function fakeServer(calls: string[]): DrainableServer & { finish(): void } {
     let closed: (() => void) | undefined;
     return {
-      close(callback) {
-        calls.push('close');
+      stopListening(callback) {
+        calls.push('stopListening');
         closed = callback;
       },
-      closeIdleConnections: () => void calls.push('closeIdleConnections'),
       closeAllConnections: () => void calls.push('closeAllConnections'),
       finish: () => closed?.(),
     };
   }
 
-  it('turns readiness off first, keeps listening for the delay, then stops listening and closes idle connections', async () => {
+  it('turns readiness off first, keeps listening for the delay, then stops listening', async () => {
     const calls: string[] = [];
     const server = fakeServer(calls);
     const steps: DrainStep[] = [];
@@ -38,11 +37,11 @@ describe('drainHttpServer: the order of a drain', () => {
     vi.advanceTimersByTime(1_999);
     expect(calls).toEqual(['readinessOff']);
     vi.advanceTimersByTime(1);
-    expect(calls).toEqual(['readinessOff', 'close', 'closeIdleConnections']);
+    expect(calls).toEqual(['readinessOff', 'stopListening']);
     server.finish();
     await drained;
     vi.advanceTimersByTime(10_000);
-    expect(calls).toEqual(['readinessOff', 'close', 'closeIdleConnections']);
+    expect(calls).toEqual(['readinessOff', 'stopListening']);
     expect(steps).toEqual(['readiness off', 'listener closed', 'connections closed']);
   });
 
@@ -51,7 +50,7 @@ describe('drainHttpServer: the order of a drain', () => {
     const server = fakeServer(calls);
     const drained = drainHttpServer({ server, readinessOff: () => void calls.push('readinessOff'), delayMs: 2_000, graceMs: 10_000 });
     vi.advanceTimersByTime(10_000);
-    expect(calls).toEqual(['readinessOff', 'close', 'closeIdleConnections', 'closeAllConnections']);
+    expect(calls).toEqual(['readinessOff', 'stopListening', 'closeAllConnections']);
     server.finish();
     await drained;
   });
@@ -60,7 +59,7 @@ describe('drainHttpServer: the order of a drain', () => {
     const calls: string[] = [];
     void drainHttpServer({ server: fakeServer(calls), readinessOff: () => void calls.push('readinessOff'), delayMs: 30_000, graceMs: 5_000 });
     vi.advanceTimersByTime(5_000);
-    expect(calls).toEqual(['readinessOff', 'close', 'closeIdleConnections', 'closeAllConnections']);
+    expect(calls).toEqual(['readinessOff', 'stopListening', 'closeAllConnections']);
   });
 });
 
@@ -97,7 +96,7 @@ describe('drainHttpServer on a real server with keep-alive clients', () => {
       let listenerClosed: () => void = () => {};
       const listenerClosedNow = new Promise<void>((resolve) => (listenerClosed = resolve));
       const drained = drainHttpServer({
-        server,
+        server: drainableHttpServer(server),
         readinessOff: () => (draining = true),
         // Long enough for the requests below to reach the server on a busy machine before it stops listening.
         delayMs: 4_000,
@@ -131,6 +130,45 @@ describe('drainHttpServer on a real server with keep-alive clients', () => {
       agent.destroy();
       server.closeAllConnections();
       server.close();
+    }
+  });
+
+  it('leaves an idle keep-alive connection open when it stops listening: a request written to it then is answered', async () => {
+    let draining = false;
+    const context = createRequestContext({ logger: createLogger('test', { level: 'silent' }), metrics: createHttpMetrics(), draining: () => draining });
+    const server = createServer((req, res) => context(req as GatewayRequest, res, () => res.end('ok')));
+    server.keepAliveTimeout = 30_000;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (): Promise<{ status: number; headers: IncomingHttpHeaders }> =>
+      new Promise((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path: '/', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      await send();
+      expect(agent.freeSockets[`127.0.0.1:${port}:`]).toHaveLength(1);
+      let listenerClosed: () => void = () => {};
+      const listenerClosedNow = new Promise<void>((resolve) => (listenerClosed = resolve));
+      const drained = drainHttpServer({
+        server: drainableHttpServer(server),
+        readinessOff: () => (draining = true),
+        delayMs: 0,
+        graceMs: 30_000,
+        onStep: (step) => step === 'listener closed' && listenerClosed(),
+      });
+      await listenerClosedNow;
+      // The listener is closed, the connection idle since before the signal: still answered, then closed.
+      expect(await send()).toMatchObject({ status: 200, headers: { connection: 'close' } });
+      await drained;
+    } finally {
+      agent.destroy();
+      server.closeAllConnections();
     }
   });
 });

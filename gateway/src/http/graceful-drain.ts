@@ -1,8 +1,24 @@
-/** The part of a node:http server that {@link drainHttpServer} uses. */
+import { Server as NetServer } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
+
+/** The part of a server that {@link drainHttpServer} uses. */
 export interface DrainableServer {
-  close(callback: () => void): unknown;
-  closeIdleConnections(): void;
+  /** Stops accepting connections; `callback` runs once every open connection has ended. */
+  stopListening(callback: () => void): void;
   closeAllConnections(): void;
+}
+
+/**
+ * A node:http server as {@link DrainableServer}. Stopping to listen leaves idle keep-alive
+ * connections alone (node:http's own `close()` closes them at once): each ends when the server's
+ * keep-alive timeout runs out, which it announces in `Keep-Alive: timeout=<s>`, so a client that
+ * honours the hint has stopped reusing it by then and never writes to a connection being closed.
+ */
+export function drainableHttpServer(server: HttpServer): DrainableServer {
+  return {
+    stopListening: (callback) => void NetServer.prototype.close.call(server, () => callback()),
+    closeAllConnections: () => server.closeAllConnections(),
+  };
 }
 
 /** Options of {@link drainHttpServer}. */
@@ -29,8 +45,9 @@ export type DrainStep = 'readiness off' | 'listener closed' | 'connections close
  *    keep-alive connection ends after the answer to the request it carries;
  * 2. for `delayMs` it keeps serving everything that arrives, on new connections too, while load
  *    balancers take it out of rotation and busy clients' connections end one answer at a time;
- * 3. then it stops listening and closes the connections that are idle (no request in progress),
- *    the only moment a request written at that very instant can meet a closing connection;
+ * 3. then it stops listening; a connection that carries no request is not closed by the drain
+ *    but ends by its keep-alive timeout (see {@link drainableHttpServer}), so no request written
+ *    to an idle connection meets a closing one;
  * 4. requests in progress finish and their connections end after the answer; whatever is still
  *    open `graceMs` after the start is closed (`forced close`).
  */
@@ -43,13 +60,12 @@ export function drainHttpServer(options: DrainOptions): Promise<void> {
     const stopListening = (): void => {
       if (!listening) return;
       listening = false;
-      server.close(() => {
+      server.stopListening(() => {
         clearTimeout(forced);
         onStep?.('connections closed');
         resolve();
       });
       onStep?.('listener closed');
-      server.closeIdleConnections();
     };
     const forced = setTimeout(() => {
       stopListening();
