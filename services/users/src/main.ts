@@ -37,7 +37,8 @@ runService({
       );
     }, PRUNE_INTERVAL_MS);
     prune.unref();
-    await services.accounts.prepare();
+    // Beside the start, not before it: a sign-in that comes first makes the hash itself.
+    services.accounts.prepare().catch((error: unknown) => logger.warn({ err: error }, 'could not prepare the sign-in dummy hash'));
     const docsClient = await services.clients.ensureDocsClient(config.PUBLIC_BASE_URL);
     logger.info({ clientId: docsClient.id, redirectUri: docsClient.redirectUris[0] }, 'API reference client ready');
     return {

@@ -65,8 +65,8 @@ export class AccountService {
 
   /**
    * Computes the dummy hash ahead of the first sign-in, so that the first unknown login is not
-   * slower than later ones. The server calls it before it listens; without it the hash is made
-   * on first use.
+   * slower than later ones. main.ts starts it beside the server's start (a scrypt on the thread
+   * pool, off the restart's critical path); a sign-in before it is done waits for the same hash.
    */
   async prepare(): Promise<void> {
     await this.#dummy();
