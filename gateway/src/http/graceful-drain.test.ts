@@ -23,6 +23,7 @@ describe('drainHttpServer: the order of a drain', () => {
         calls.push('stopListening');
         closed = callback;
       },
+      closeIdleConnections: () => void calls.push('closeIdleConnections'),
       closeAllConnections: () => void calls.push('closeAllConnections'),
       finish: () => closed?.(),
     };
@@ -53,6 +54,13 @@ describe('drainHttpServer: the order of a drain', () => {
     expect(calls).toEqual(['readinessOff', 'stopListening', 'closeAllConnections']);
     server.finish();
     await drained;
+  });
+
+  it('without a delay (a test system\'s stop), closes idle connections as it stops listening', () => {
+    const calls: string[] = [];
+    void drainHttpServer({ server: fakeServer(calls), readinessOff: () => void calls.push('readinessOff'), delayMs: 0, graceMs: 10_000 });
+    vi.advanceTimersByTime(0);
+    expect(calls).toEqual(['readinessOff', 'stopListening', 'closeIdleConnections']);
   });
 
   it('never waits longer than the grace period before it stops listening', () => {
@@ -158,7 +166,7 @@ describe('drainHttpServer on a real server with keep-alive clients', () => {
       const drained = drainHttpServer({
         server: drainableHttpServer(server),
         readinessOff: () => (draining = true),
-        delayMs: 0,
+        delayMs: 1,
         graceMs: 30_000,
         onStep: (step) => step === 'listener closed' && listenerClosed(),
       });

@@ -5,6 +5,7 @@ import type { Server as HttpServer } from 'node:http';
 export interface DrainableServer {
   /** Stops accepting connections; `callback` runs once every open connection has ended. */
   stopListening(callback: () => void): void;
+  closeIdleConnections(): void;
   closeAllConnections(): void;
 }
 
@@ -17,6 +18,7 @@ export interface DrainableServer {
 export function drainableHttpServer(server: HttpServer): DrainableServer {
   return {
     stopListening: (callback) => void NetServer.prototype.close.call(server, () => callback()),
+    closeIdleConnections: () => server.closeIdleConnections(),
     closeAllConnections: () => server.closeAllConnections(),
   };
 }
@@ -26,7 +28,11 @@ export interface DrainOptions {
   server: DrainableServer;
   /** Turns readiness off: `/readyz` answers 503 and every answer from now on carries `Connection: close`. */
   readinessOff: () => void;
-  /** How long the server keeps accepting and answering after readiness turned off, so load balancers stop sending first. */
+  /**
+   * How long the server keeps accepting and answering after readiness turned off, so load
+   * balancers stop sending first. 0 (test systems, SHUTDOWN_DELAY_MS=0) is a stop without
+   * politeness: idle connections are closed as the listener closes instead of timing out.
+   */
   delayMs: number;
   /** Longest the whole drain takes, from its start: connections still open then are closed. */
   graceMs: number;
@@ -47,7 +53,7 @@ export type DrainStep = 'readiness off' | 'listener closed' | 'connections close
  *    balancers take it out of rotation and busy clients' connections end one answer at a time;
  * 3. then it stops listening; a connection that carries no request is not closed by the drain
  *    but ends by its keep-alive timeout (see {@link drainableHttpServer}), so no request written
- *    to an idle connection meets a closing one;
+ *    to an idle connection meets a closing one (without a delay, idle connections are closed);
  * 4. requests in progress finish and their connections end after the answer; whatever is still
  *    open `graceMs` after the start is closed (`forced close`).
  */
@@ -66,6 +72,7 @@ export function drainHttpServer(options: DrainOptions): Promise<void> {
         resolve();
       });
       onStep?.('listener closed');
+      if (options.delayMs === 0) server.closeIdleConnections();
     };
     const forced = setTimeout(() => {
       stopListening();
