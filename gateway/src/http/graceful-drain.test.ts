@@ -71,6 +71,18 @@ describe('drainHttpServer: the order of a drain', () => {
   });
 });
 
+/** Sends GET `path` to 127.0.0.1:`port` through `agent`, resolving with the status and headers. */
+function sendThrough(agent: Agent, port: number, path = '/'): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 describe('drainHttpServer on a real server with keep-alive clients', () => {
   it('answers every request sent on open keep-alive connections during the drain, then refuses new connections', async () => {
     let draining = false;
@@ -86,15 +98,7 @@ describe('drainHttpServer on a real server with keep-alive clients', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-    const send = (path: string): Promise<{ status: number; headers: IncomingHttpHeaders }> =>
-      new Promise((resolve, reject) => {
-        request({ host: '127.0.0.1', port, path, agent }, (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-        })
-          .on('error', reject)
-          .end();
-      });
+    const send = (path: string) => sendThrough(agent, port, path);
     try {
       // Four keep-alive connections, idle when the drain starts.
       await Promise.all([send('/'), send('/'), send('/'), send('/')]);
@@ -149,15 +153,7 @@ describe('drainHttpServer on a real server with keep-alive clients', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const send = (): Promise<{ status: number; headers: IncomingHttpHeaders }> =>
-      new Promise((resolve, reject) => {
-        request({ host: '127.0.0.1', port, path: '/', agent }, (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-        })
-          .on('error', reject)
-          .end();
-      });
+    const send = () => sendThrough(agent, port);
     try {
       await send();
       expect(agent.freeSockets[`127.0.0.1:${port}:`]).toHaveLength(1);

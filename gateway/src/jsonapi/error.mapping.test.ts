@@ -110,6 +110,9 @@ describe('toErrorResponse: server failures never leak', () => {
     // Refused while the backend is known to be down: the same answer, logged as an expected state.
     const knownDown = new AppError(ErrorCode.UNAVAILABLE, 'The users service is unavailable.', { expected: true });
     expect(toErrorResponse(knownDown)).toMatchObject({ status: 503, log: 'info', document: { errors: [{ code: 'unavailable' }] } });
+    // Any expected state is one line at info, whatever its code; the answer stays a fixed 500.
+    const expectedInternal = new AppError(ErrorCode.INTERNAL, 'the index is still being built', { expected: true });
+    expect(toErrorResponse(expectedInternal)).toMatchObject({ status: 500, log: 'info', document: { errors: [{ code: 'internal' }] } });
   });
 
   it('does not let a reason turn a client error into a 5xx', () => {

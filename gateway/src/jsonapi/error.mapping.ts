@@ -78,7 +78,8 @@ export interface ErrorResponse {
   readonly document: ErrorDocument;
   /**
    * `error`: a failure of ours (unknown error, INTERNAL, ...); `warn`: a backend was unavailable;
-   * `info`: a backend already known to be down (AppError.expected: one line, no stack); undefined: a client error.
+   * `info`: a state the system expects, e.g. a backend already known to be down (AppError.expected:
+   * one line, no stack, whatever its code); undefined: a client error.
    */
   readonly log: 'error' | 'warn' | 'info' | undefined;
 }
@@ -129,7 +130,7 @@ function serverError(code: 'internal' | 'unavailable', expected = false): ErrorR
   return {
     status: API_ERROR_CODES[code].status,
     document: errorDocument(code, SERVER_DETAIL[code]),
-    log: code === 'internal' ? 'error' : expected ? 'info' : 'warn',
+    log: expected ? 'info' : code === 'internal' ? 'error' : 'warn',
   };
 }
 
