@@ -57,6 +57,7 @@ const MAX_TOKEN_LENGTH = 8192;
 /**
  * Assertions a signer keeps for reuse, and verified assertions a verifier remembers: enough for
  * every caller active within a minute on one process; beyond it the oldest entries make room.
+ * Entries past their use leave earlier (see {@link RecentEntries}).
  */
 const ASSERTION_CACHE_ENTRIES = 10_000;
 const ALGORITHM = 'EdDSA';
@@ -92,8 +93,8 @@ export class AssertionSigner {
   readonly #privateKey: KeyObject;
   readonly #lifetimeSeconds: number;
   readonly #now: () => number;
-  /** Cache key (audience, method, caller) → the assertion and when to sign a new one (ms). */
-  readonly #signed = new Map<string, { token: string; renewAt: number }>();
+  /** Cache key (audience, method, caller) → the assertion, kept until it is due for renewal. */
+  readonly #signed = new RecentEntries<string>();
 
   constructor(options: AssertionSignerOptions) {
     if (options.privateKey.type !== 'private' || options.privateKey.asymmetricKeyType !== 'ed25519') throw new Error('the assertion key must be an Ed25519 private key');
@@ -115,16 +116,21 @@ export class AssertionSigner {
     const now = this.#now();
     const scopes = caller?.scopes ?? [];
     const key = `${audience}\n${method}\n${caller?.userId ?? ''}\n${caller?.appId ?? ''}\n${scopes.join(' ')}`;
-    const kept = this.#signed.get(key);
-    if (kept !== undefined && now < kept.renewAt) return kept.token;
+    const kept = this.#signed.get(key, now);
+    if (kept !== undefined) return kept;
     const issuedAt = Math.floor(now / 1000);
     const claims: Claims = { iss: this.issuer, aud: audience, mth: method, iat: issuedAt, exp: issuedAt + this.#lifetimeSeconds, scp: [...scopes] };
     if (caller?.userId !== undefined) claims.sub = caller.userId;
     if (caller?.appId !== undefined) claims.app = caller.appId;
     const signingInput = `${this.#header}.${encodeJson(claims)}`;
     const token = `${signingInput}.${sign(null, Buffer.from(signingInput), this.#privateKey).toString('base64url')}`;
-    remember(this.#signed, key, { token, renewAt: issuedAt * 1000 + (this.#lifetimeSeconds * 1000) / 2 });
+    this.#signed.set(key, token, issuedAt * 1000 + (this.#lifetimeSeconds * 1000) / 2, now);
     return token;
+  }
+
+  /** How many assertions are kept for reuse (for tests). */
+  get keptAssertions(): number {
+    return this.#signed.size;
   }
 }
 
@@ -141,8 +147,8 @@ export class AssertionVerifier {
   readonly #trustedKeys: TrustedKeys;
   readonly #skewSeconds: number;
   readonly #now: () => number;
-  /** Assertion text → its claims, for assertions whose signature was verified. */
-  readonly #verified = new Map<string, Claims>();
+  /** Assertion text → its claims, for assertions whose signature was verified, until they expire. */
+  readonly #verified = new RecentEntries<Claims>();
 
   constructor(options: AssertionVerifierOptions) {
     this.audience = options.audience;
@@ -155,16 +161,14 @@ export class AssertionVerifier {
   verify(token: string | undefined, method: string): VerifiedAssertion {
     if (token === undefined || token === '') throw unauthenticated('no caller assertion');
     if (token.length > MAX_TOKEN_LENGTH) throw unauthenticated('malformed caller assertion');
-    const claims = this.#verified.get(token) ?? this.#verifySignature(token);
+    const nowMs = this.#now();
+    const now = nowMs / 1000;
+    const claims = this.#verified.get(token, nowMs) ?? this.#verifySignature(token, nowMs);
     if (claims.aud !== this.audience) throw unauthenticated('caller assertion for another service');
     if (claims.mth !== method) throw unauthenticated('caller assertion for another method');
-    const now = this.#now() / 1000;
     if (claims.exp <= claims.iat || claims.exp - claims.iat > MAX_LIFETIME_SECONDS) throw unauthenticated('caller assertion with an invalid lifetime');
     if (claims.iat > now + this.#skewSeconds) throw unauthenticated('caller assertion not valid yet');
-    if (claims.exp + this.#skewSeconds <= now) {
-      this.#verified.delete(token);
-      throw unauthenticated('expired caller assertion');
-    }
+    if (claims.exp + this.#skewSeconds <= now) throw unauthenticated('expired caller assertion');
 
     const caller: Omit<CallerContext, 'requestId'> = { scopes: claims.scp };
     if (claims.sub !== undefined) caller.userId = claims.sub;
@@ -172,8 +176,13 @@ export class AssertionVerifier {
     return { issuer: claims.iss, caller };
   }
 
-  /** The claims of `token` once its form and signature are verified (and remembered); throws UNAUTHENTICATED otherwise. */
-  #verifySignature(token: string): Claims {
+  /** How many verified assertions are remembered (for tests). */
+  get rememberedAssertions(): number {
+    return this.#verified.size;
+  }
+
+  /** The claims of `token` once its form and signature are verified (and remembered until it expires); throws UNAUTHENTICATED otherwise. */
+  #verifySignature(token: string, nowMs: number): Claims {
     const parts = token.split('.');
     const [headerPart, payloadPart, signaturePart] = parts;
     if (parts.length !== 3 || headerPart === undefined || payloadPart === undefined || signaturePart === undefined || !parts.every((part) => BASE64URL.test(part))) {
@@ -186,16 +195,41 @@ export class AssertionVerifier {
     const key = this.#trustedKeys.get(claims.iss)?.get(header.kid);
     if (key === undefined) throw unauthenticated('caller assertion signed by an untrusted key');
     if (!verify(null, Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, 'base64url'))) throw unauthenticated('caller assertion with a bad signature');
-    remember(this.#verified, token, claims);
+    this.#verified.set(token, claims, (claims.exp + this.#skewSeconds) * 1000, nowMs);
     return claims;
   }
 }
 
-/** Sets `key` in `cache`, first dropping the oldest entry when it holds {@link ASSERTION_CACHE_ENTRIES}. */
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  cache.delete(key);
-  if (cache.size >= ASSERTION_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
+/**
+ * A cache of entries that are useful until a moment of their own, at most
+ * {@link ASSERTION_CACHE_ENTRIES} of them. Entries are kept in the order they were set, which for
+ * one lifetime per cache is the order they end in, so each `set` first drops the oldest entries
+ * that have ended: a cache holds what was set within one lifetime, not the last ten thousand
+ * callers' dead assertions (about a kilobyte each).
+ */
+class RecentEntries<V> {
+  readonly #entries = new Map<string, { value: V; until: number }>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The value of `key` while `now` (ms) is before its end. */
+  get(key: string, now: number): V | undefined {
+    const entry = this.#entries.get(key);
+    return entry !== undefined && now < entry.until ? entry.value : undefined;
+  }
+
+  /** Sets `key` to `value` until `until` (ms), after dropping ended entries and, when full, the oldest; an ended value is not kept. */
+  set(key: string, value: V, until: number, now: number): void {
+    this.#entries.delete(key);
+    if (until <= now) return;
+    for (const [oldest, entry] of this.#entries) {
+      if (entry.until > now && this.#entries.size < ASSERTION_CACHE_ENTRIES) break;
+      this.#entries.delete(oldest);
+    }
+    this.#entries.set(key, { value, until });
+  }
 }
 
 function unauthenticated(reason: string): AppError {

@@ -119,6 +119,22 @@ describe('signed caller assertions', () => {
     expect(() => verifier.verify(token, GET_USER)).toThrow('expired caller assertion');
   });
 
+  it('forgets assertions that are past their use, so a busy process keeps only its live callers', () => {
+    let now = Date.parse('2026-11-24T12:00:00Z');
+    const signer = signerOf(GATEWAY_KEY, { now: () => now });
+    const verifier = new AssertionVerifier({ audience: 'testing', trustedKeys: trustedKeysOf(GATEWAY_KEY), now: () => now });
+    for (const userId of ['1', '2', '3']) verifier.verify(signer.sign('testing', GET_USER, { ...caller, userId }), GET_USER);
+    expect([signer.keptAssertions, verifier.rememberedAssertions]).toEqual([3, 3]);
+
+    now += 30_000; // half the lifetime: due for renewal, but still valid
+    verifier.verify(signer.sign('testing', GET_USER, { ...caller, userId: '4' }), GET_USER);
+    expect([signer.keptAssertions, verifier.rememberedAssertions]).toEqual([1, 4]);
+
+    now += 41_000; // past the first three's expiry and the clock skew
+    verifier.verify(signer.sign('testing', GET_USER, { ...caller, userId: '5' }), GET_USER);
+    expect([signer.keptAssertions, verifier.rememberedAssertions]).toEqual([1, 2]);
+  });
+
   it('refuses a call without an assertion, even with caller metadata', async () => {
     await expectUnauthenticated(callWithToken(undefined, { 'x-inkwell-user-id': '1', 'x-inkwell-scopes': 'write_user' }), 'no caller assertion');
   });
