@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import { BoundedEntries } from './bounded-entries.js';
+import { BoundedEntries } from '@inkwell/limits';
 
 /** Options of {@link ListAnswerCache}. */
 export interface ListAnswerCacheOptions {

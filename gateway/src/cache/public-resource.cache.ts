@@ -1,6 +1,6 @@
 import { Generations, type Redis } from '@inkwell/redis';
 import { Gauge, type Registry } from 'prom-client';
-import { BoundedEntries } from './bounded-entries.js';
+import { BoundedEntries } from '@inkwell/limits';
 
 /** What the cache keeps: the public representation of one entity (`story:<id>`, `user:<id>`). */
 export type CacheKey = `${'story' | 'user'}:${string}`;

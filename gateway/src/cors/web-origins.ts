@@ -1,7 +1,7 @@
 import { ErrorCode, isAppError } from '@inkwell/errors';
 import type { GrpcClient } from '@inkwell/grpc';
 import type { UsersService } from '@inkwell/proto/users';
-import { BoundedEntries } from '../cache/bounded-entries.js';
+import { BoundedEntries } from '@inkwell/limits';
 
 /** The users-service calls the origin checks make. */
 export type WebOriginsUsersClient = Pick<GrpcClient<typeof UsersService>, 'getClient' | 'checkWebOrigin'>;

@@ -1,5 +1,6 @@
 import { sign, verify, type KeyObject } from 'node:crypto';
 import { AppError, ErrorCode } from '@inkwell/errors';
+import { BoundedEntries, type EntryBounds } from '@inkwell/limits';
 import type { CallerContext } from './caller-context.js';
 
 /**
@@ -57,9 +58,11 @@ const MAX_TOKEN_LENGTH = 8192;
 /**
  * Assertions a signer keeps for reuse, and verified assertions a verifier remembers: enough for
  * every caller active within a minute on one process; beyond it the oldest entries make room.
- * Entries past their use leave earlier (see {@link RecentEntries}).
+ * An assertion past its use (due for renewal, or expired) leaves first, so a cache holds the
+ * callers of the last minute rather than the last ten thousand callers' dead assertions (about a
+ * kilobyte each). The byte bound only stops a few huge scope lists from filling memory.
  */
-const ASSERTION_CACHE_ENTRIES = 10_000;
+const ASSERTION_CACHE_BOUNDS: EntryBounds = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
 const ALGORITHM = 'EdDSA';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -94,7 +97,7 @@ export class AssertionSigner {
   readonly #lifetimeSeconds: number;
   readonly #now: () => number;
   /** Cache key (audience, method, caller) → the assertion, kept until it is due for renewal. */
-  readonly #signed = new RecentEntries<string>();
+  readonly #signed = new BoundedEntries<string, string>(ASSERTION_CACHE_BOUNDS);
 
   constructor(options: AssertionSignerOptions) {
     if (options.privateKey.type !== 'private' || options.privateKey.asymmetricKeyType !== 'ed25519') throw new Error('the assertion key must be an Ed25519 private key');
@@ -148,7 +151,7 @@ export class AssertionVerifier {
   readonly #skewSeconds: number;
   readonly #now: () => number;
   /** Assertion text → its claims, for assertions whose signature was verified, until they expire. */
-  readonly #verified = new RecentEntries<Claims>();
+  readonly #verified = new BoundedEntries<string, Claims>(ASSERTION_CACHE_BOUNDS);
 
   constructor(options: AssertionVerifierOptions) {
     this.audience = options.audience;
@@ -197,38 +200,6 @@ export class AssertionVerifier {
     if (!verify(null, Buffer.from(`${headerPart}.${payloadPart}`), key, Buffer.from(signaturePart, 'base64url'))) throw unauthenticated('caller assertion with a bad signature');
     this.#verified.set(token, claims, (claims.exp + this.#skewSeconds) * 1000, nowMs);
     return claims;
-  }
-}
-
-/**
- * A cache of entries that are useful until a moment of their own, at most
- * {@link ASSERTION_CACHE_ENTRIES} of them. Entries are kept in the order they were set, which for
- * one lifetime per cache is the order they end in, so each `set` first drops the oldest entries
- * that have ended: a cache holds what was set within one lifetime, not the last ten thousand
- * callers' dead assertions (about a kilobyte each).
- */
-class RecentEntries<V> {
-  readonly #entries = new Map<string, { value: V; until: number }>();
-
-  get size(): number {
-    return this.#entries.size;
-  }
-
-  /** The value of `key` while `now` (ms) is before its end. */
-  get(key: string, now: number): V | undefined {
-    const entry = this.#entries.get(key);
-    return entry !== undefined && now < entry.until ? entry.value : undefined;
-  }
-
-  /** Sets `key` to `value` until `until` (ms), after dropping ended entries and, when full, the oldest; an ended value is not kept. */
-  set(key: string, value: V, until: number, now: number): void {
-    this.#entries.delete(key);
-    if (until <= now) return;
-    for (const [oldest, entry] of this.#entries) {
-      if (entry.until > now && this.#entries.size < ASSERTION_CACHE_ENTRIES) break;
-      this.#entries.delete(oldest);
-    }
-    this.#entries.set(key, { value, until });
   }
 }
 

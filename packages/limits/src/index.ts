@@ -26,3 +26,4 @@ export function normaliseBlogTag(tag: string): string {
 }
 
 export { approximateBytes, BATCH_ANSWER_MAX_BYTES, type BatchPage, CALLER_SHARE_DEFAULTS, countWithinBudget, DOCUMENT_MAX_BYTES, ITEM_OVERHEAD_BYTES, LIST_PAGE_MAX_BYTES } from './budgets.js';
+export { BoundedEntries, type EntryBounds } from './bounded-entries.js';

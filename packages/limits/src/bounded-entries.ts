@@ -1,4 +1,4 @@
-import { approximateBytes } from '@inkwell/limits';
+import { approximateBytes } from './budgets.js';
 
 /** The bounds of a {@link BoundedEntries}: how many values and how many bytes of them it holds. */
 export interface EntryBounds {
@@ -13,8 +13,9 @@ interface Entry<V> {
 }
 
 /**
- * The store behind the gateway's caches: values with an expiry, bounded both in number and in
- * bytes (docs/api/foundation.md, "Byte budgets"), the oldest stored dropped first. A value larger
+ * The store behind the gateway's caches and the caches of caller assertions: values with an
+ * expiry, bounded both in number and in bytes (docs/api/foundation.md, "Byte budgets"), the oldest
+ * stored dropped first, and those expired before any others. A value larger
  * than an eighth of the byte bound is not kept at all, so one large answer never flushes the
  * many small ones everybody reads.
  */
@@ -45,10 +46,12 @@ export class BoundedEntries<K, V> {
 
   /**
    * Stores `value` until `expiresAt`, first dropping from the oldest end the values expired at
-   * `now` and as many more as both bounds need; false when the value is too large to keep.
+   * `now` and as many more as both bounds need; false when the value is too large to keep or has
+   * expired already.
    */
   set(key: K, value: V, expiresAt: number, now: number): boolean {
     this.delete(key);
+    if (expiresAt <= now) return false;
     const bytes = approximateBytes(value);
     if (bytes > this.bounds.maxBytes / 8) return false;
     for (const [oldest, entry] of this.#entries) {
