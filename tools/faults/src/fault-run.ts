@@ -77,6 +77,42 @@ async function loadFor(load: MixedLoad, count: number, timeoutMs: number): Promi
   await eventually(() => load.records.length >= target, { timeoutMs, intervalMs: 100, what: `the load made ${count} requests` });
 }
 
+/**
+ * How often the load's stand-in for a load balancer asks the gateway's `/readyz`: well inside the
+ * gateway's SHUTDOWN_DELAY_MS (2 s), during which a draining gateway still answers everything.
+ */
+const READINESS_PROBE_MS = 250;
+
+/**
+ * What a load balancer knows of the gateway at `gatewayUrl`: whether its `/readyz` last answered
+ * 200 (asked every {@link READINESS_PROBE_MS}; no answer within that time is not ready). Ready
+ * until the first answer says otherwise. `stop()` ends the probing.
+ */
+function readinessProbe(gatewayUrl: string): { ready(): boolean; stop(): void } {
+  let ready = true;
+  let stopped = false;
+  const ask = async (): Promise<void> => {
+    while (!stopped) {
+      const askedAt = Date.now();
+      try {
+        const response = await fetch(`${gatewayUrl}/readyz`, { signal: AbortSignal.timeout(READINESS_PROBE_MS) });
+        await response.arrayBuffer();
+        ready = response.status === 200;
+      } catch {
+        ready = false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, askedAt + READINESS_PROBE_MS - Date.now())));
+    }
+  };
+  void ask();
+  return {
+    ready: () => ready,
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
+
 /** Where the injection and healing of a fault stand, for {@link recoveredSince}. */
 interface HealingState {
   healedAt: number | undefined;
@@ -110,9 +146,21 @@ async function recoveredSince(succeeds: () => Promise<boolean>, healing: Healing
  * Runs one fault under the mixed load: load for a while, inject, stay broken for the fault's
  * duration, heal, wait until the affected routes answer 2xx, load a while more, stop the load,
  * then wait until every event is applied and every derived value equals its recount (bounded),
- * and report. The load is left stopped.
+ * and report. The load is left stopped. With `fault.behindReadinessProbe` the load holds new
+ * requests while the gateway's `/readyz` does not answer 200 ({@link readinessProbe}).
  */
 export async function runFault(env: FaultEnvironment, load: MixedLoad, actor: Actor, fault: Fault, options: FaultRunOptions): Promise<FaultReport> {
+  const balancer = fault.behindReadinessProbe === true ? readinessProbe(env.system.gatewayUrl) : undefined;
+  load.holdWhile(balancer === undefined ? undefined : () => !balancer.ready());
+  try {
+    return await faultUnderLoad(env, load, actor, fault, options);
+  } finally {
+    balancer?.stop();
+    load.holdWhile(undefined);
+  }
+}
+
+async function faultUnderLoad(env: FaultEnvironment, load: MixedLoad, actor: Actor, fault: Fault, options: FaultRunOptions): Promise<FaultReport> {
   const windowStart = Date.now();
   load.start();
   await loadFor(load, options.requestsBefore, options.recoveryTimeoutMs);

@@ -28,6 +28,11 @@ export interface Fault {
   probe(actor: Actor): ApiRequest;
   /** The gateway itself is down meanwhile: refused connections are expected until heal. */
   readonly gatewayDown?: boolean;
+  /**
+   * The load sends through a load balancer's eyes: nothing new while the gateway's `/readyz` did
+   * not last answer 200 (see `runFault`), as deploy/k8s and any balancer that probes it behave.
+   */
+  readonly behindReadinessProbe?: boolean;
 }
 
 /** The probe of a backend: one of its reads that always succeeds for a healthy system. */
@@ -71,12 +76,17 @@ export function serviceKill(service: string): Fault {
   };
 }
 
-/** The gateway gets SIGTERM with requests in flight (it drains them), then is started again. */
-export function gatewayTerm(): Fault {
+/**
+ * The gateway gets SIGTERM with requests in flight (it drains them), then is started again; the
+ * load either goes on sending to it directly, or (`behindReadinessProbe`) stops sending new
+ * requests once its `/readyz` turns 503, as a load balancer would.
+ */
+export function gatewayTerm({ behindReadinessProbe = false } = {}): Fault {
   return {
-    name: 'gateway SIGTERM with requests in flight, restarted',
+    name: behindReadinessProbe ? 'gateway SIGTERM, the load behind a /readyz probe (as a load balancer), restarted' : 'gateway SIGTERM with requests in flight, restarted',
     downMs: 0,
     gatewayDown: true,
+    behindReadinessProbe,
     inject: (env) => env.process('gateway').stop(30_000),
     heal: (env) => env.process('gateway').restart(),
     probe: (actor) => probeOf('stories', actor),
@@ -154,6 +164,7 @@ export function fullRunFaults(durations: FaultDurations): Fault[] {
     kafkaStop(durations.kafkaDownMs),
     ...SERVICES.filter((service) => service.name !== 'webhooks').map((service) => serviceKill(service.name)),
     gatewayTerm(),
+    gatewayTerm({ behindReadinessProbe: true }),
     redisFlush(),
     redisStop(durations.redisDownMs),
     opensearchStop(durations.opensearchDownMs),

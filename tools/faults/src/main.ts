@@ -256,7 +256,7 @@ async function main(): Promise<void> {
   const fuzzRuns = Number(values.fuzz ?? (values.quick || webhooksOnly || values.fault !== undefined ? 0 : 5000));
   const kafkaDownMs = values.quick ? 10_000 : Number(values['kafka-down']) * 1000;
   const everyFault = values.quick
-    ? [kafkaStop(kafkaDownMs), serviceKill('stories'), serviceKill('bookshelves'), gatewayTerm(), redisFlush(), redisStop(5_000), opensearchStop(10_000), postgresCrash()]
+    ? [kafkaStop(kafkaDownMs), serviceKill('stories'), serviceKill('bookshelves'), gatewayTerm(), gatewayTerm({ behindReadinessProbe: true }), redisFlush(), redisStop(5_000), opensearchStop(10_000), postgresCrash()]
     : fullRunFaults({ kafkaDownMs, opensearchDownMs: Number(values['opensearch-down']) * 1000, redisDownMs: Number(values['redis-down']) * 1000 });
   const chosen = (name: string) => values.fault === undefined || values.fault.some((text) => name.toLowerCase().includes(text.toLowerCase()));
   const faults = webhooksOnly ? [] : everyFault.filter((fault) => chosen(fault.name));

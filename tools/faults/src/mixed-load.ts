@@ -34,6 +34,9 @@ export interface MixedLoadOptions {
   readonly seed?: number;
 }
 
+/** How often a held worker looks whether it may send again. */
+const HOLD_POLL_MS = 10;
+
 type Operation = (actor: Actor, other: Actor) => ApiRequest & { op: string; after?: (answer: ApiAnswer) => void };
 
 /**
@@ -52,6 +55,7 @@ export class MixedLoad {
   private workers: Promise<void>[] = [];
   private nextSlot = 0;
   private sequence = 0;
+  private closed: (() => boolean) | undefined;
 
   constructor(private readonly options: MixedLoadOptions) {
     this.random = prng(options.seed ?? 1);
@@ -68,6 +72,14 @@ export class MixedLoad {
     this.running = true;
     this.nextSlot = Date.now();
     this.workers = Array.from({ length: this.options.concurrency }, () => this.worker());
+  }
+
+  /**
+   * Holds every new request while `closed()` is true (a load balancer with no ready gateway to
+   * send to); undefined sends again. Requests in flight go on.
+   */
+  holdWhile(closed: (() => boolean) | undefined): void {
+    this.closed = closed;
   }
 
   /** Stops the workers after their request in flight. */
@@ -174,6 +186,7 @@ export class MixedLoad {
     const { actors } = this.options;
     while (this.running) {
       await this.pace();
+      while (this.running && this.closed?.() === true) await new Promise((resolve) => setTimeout(resolve, HOLD_POLL_MS));
       if (!this.running) break;
       const actor = this.pick(actors);
       let other = this.pick(actors);

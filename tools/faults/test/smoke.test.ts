@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runFault, type FaultReport } from '../src/fault-run.js';
-import { kafkaStop, serviceKill } from '../src/faults.js';
+import { gatewayTerm, kafkaStop, serviceKill } from '../src/faults.js';
 import { MixedLoad } from '../src/mixed-load.js';
 import { useSharedStackWorld } from './shared-stack.js';
 
@@ -27,6 +27,13 @@ describe('faults under light load (smoke)', () => {
     const load = new MixedLoad({ apiUrl: world.env.system.apiUrl, actors: world.actors, concurrency: 2, seed: 7 });
     const report = await runFault(world.env, load, world.actors[0]!, serviceKill('stories'), OPTIONS);
     expect(report.requests).toBeGreaterThan(80);
+    expectConvergedIntact(report);
+  }, 180_000);
+
+  it('the gateway drained by SIGTERM behind a sender that honours /readyz (as a load balancer): every request answered', async () => {
+    const load = new MixedLoad({ apiUrl: world.env.system.apiUrl, actors: world.actors, concurrency: 2, seed: 13 });
+    const report = await runFault(world.env, load, world.actors[2]!, gatewayTerm({ behindReadinessProbe: true }), OPTIONS);
+    expect(report.refusedWhileGatewayDown, JSON.stringify(report)).toBe(0);
     expectConvergedIntact(report);
   }, 180_000);
 
