@@ -197,7 +197,9 @@ async function faultRun(env: FaultEnvironment, faults: readonly Fault[], webhook
       await fuzzApi({ apiUrl: env.system.apiUrl, pool: env.pool, actor: actors[0]!, knownIds, runs: fuzzRuns, seed });
       body += `\n\nFuzzer: ${fuzzRuns} generated requests (seed ${seed}): no 5xx, no stack trace or SQL in a body, no state change on a rejected request.`;
     } catch (error) {
-      body += `\n\nFuzzer: ${fuzzRuns} generated requests (seed ${seed}) FAILED: ${String(error).split('\n').slice(0, 6).join(' ')}`;
+      // fast-check keeps the failing check's own error as the cause, not in its message.
+      const cause = error instanceof Error && error.cause !== undefined ? ` Cause: ${String(error.cause).split('\n').slice(0, 3).join(' ')}` : '';
+      body += `\n\nFuzzer: ${fuzzRuns} generated requests (seed ${seed}) FAILED: ${String(error).split('\n').slice(0, 6).join(' ')}${cause}`;
     }
   }
   const examples = reports.flatMap((report) => report.examples.map((example) => `- ${report.fault}: ${example.check} ${example.id}: derived ${example.derived}, recount ${example.recount}`));
