@@ -183,6 +183,25 @@ describe('the copy of bookshelf membership, fed by the bookshelves events', () =
     expect(await listed(shelf)).toEqual([]);
   });
 
+  it('applies the events of items whose story was deleted (the deletion’s own removals, and late arrivals)', async () => {
+    const shelf = newShelf();
+    const [kept, deleted] = [await makeStory(h.pool), await makeStory(h.pool)];
+    await sendShelf('bookshelfCreated', shelf);
+    const item = newItem(shelf, deleted.id, at(10));
+    await sendItem('bookshelfItemAdded', newItem(shelf, kept.id, at(5)));
+    await sendItem('bookshelfItemAdded', item);
+    await untilListed(shelf, [deleted.id, kept.id]);
+
+    await h.pool.query('DELETE FROM stories WHERE id = $1', [deleted.id]);
+    await untilListed(shelf, [kept.id]);
+    // The bookshelves service removes the story's items after its deletion; an addition sent
+    // before the deletion may arrive after it. Each is applied (recorded as processed), not skipped.
+    const removed = await sendItem('bookshelfItemRemoved', item);
+    const lateAddition = await sendItem('bookshelfItemAdded', newItem(shelf, deleted.id, at(20)));
+    await eventually(async () => (await processed(removed)) && (await processed(lateAddition)), { timeoutMs: 20_000, what: 'the consumer' });
+    expect(await listed(shelf)).toEqual([kept.id]);
+  });
+
   it('changes nothing when an event is delivered again', async () => {
     const shelf = newShelf();
     const [a, b] = [await makeStory(h.pool), await makeStory(h.pool)];

@@ -1,4 +1,4 @@
-import { eventually } from '@inkwell/testing';
+import { eventuallyValue } from '@inkwell/testing';
 import fc from 'fast-check';
 import type pg from 'pg';
 import { callApi, type ApiAnswer, type ApiRequest } from './api-client.js';
@@ -175,7 +175,16 @@ function countsViews(path: string): boolean {
 export async function fuzzApi(options: FuzzOptions): Promise<void> {
   const document = (await (await fetch(`${options.apiUrl}/openapi.json`)).json()) as OpenApiDocument;
   const tables = await fingerprintTables(options.pool);
-  const settle = () => eventually(async () => drained(await audit(options.pool)), { timeoutMs: 30_000, intervalMs: 100, what: 'events of the accepted request applied' });
+  // A timeout shows what was still waiting (outbox backlogs, unprocessed events per consumer, fan-outs).
+  const settle = () =>
+    eventuallyValue(
+      async () => {
+        const { outboxBacklog, unprocessed, queuedFanouts } = await audit(options.pool);
+        return { outboxBacklog, unprocessed, queuedFanouts };
+      },
+      drained,
+      { timeoutMs: 30_000, intervalMs: 100, what: 'events of the accepted request applied' },
+    );
   // Whatever the world's set-up started (events, notification fan-outs) ends before the first case.
   await settle();
   await fc.assert(

@@ -185,6 +185,6 @@ export async function auditSearchIndex(pool: pg.Pool, opensearchUrl: string, ind
 }
 
 /** True when nothing is waiting: no outbox backlog, every consumer has processed every event, and no notification fan-out is queued. */
-export function drained(result: AuditResult): boolean {
+export function drained(result: Pick<AuditResult, 'outboxBacklog' | 'unprocessed' | 'queuedFanouts'>): boolean {
   return Object.values(result.outboxBacklog).every((n) => n === 0) && Object.values(result.unprocessed).every((n) => n === 0) && result.queuedFanouts === 0;
 }

@@ -34,6 +34,7 @@ recount (docs/reliability.md). Nothing it stops or crashes is shared with anyone
   --redis-down <s>      Redis outage (default 30)
   --concurrency <n>     requests in flight (default 6)
   --fuzz <n>            generated hostile requests after the faults (default 5000, --quick 0)
+  --fuzz-seed <n>       the fuzzer's seed (default: the clock), to replay a reported failure
   --soak <min>          instead of faults: N minutes at 70% of a measured capacity (default 10 when given)
   --build               run the services and the gateway from their production build (npm run
                         build first, then node dist/main.js as the images do) instead of tsx
@@ -170,7 +171,7 @@ async function webhookRun(env: FaultEnvironment, actors: readonly Actor[], steps
 }
 
 /** Every fault of the run, one after the other under the mixed load, then the webhook steps, then the fuzzer; a fault that does not recover is reported and the run goes on. */
-async function faultRun(env: FaultEnvironment, faults: readonly Fault[], webhookSteps: readonly WebhookFault[], concurrency: number, fuzzRuns: number): Promise<string> {
+async function faultRun(env: FaultEnvironment, faults: readonly Fault[], webhookSteps: readonly WebhookFault[], concurrency: number, fuzz: { runs: number; seed: number }): Promise<string> {
   const actors = await createActors(env.system, 8);
   const reports: FaultReport[] = [];
   const failures: string[] = [];
@@ -190,9 +191,9 @@ async function faultRun(env: FaultEnvironment, faults: readonly Fault[], webhook
   let body = faults.length === 0 ? '' : table(reports);
   if (failures.length > 0) body += `\n\nFaults the system did not recover from (the run went on):\n\n${failures.join('\n')}`;
   if (webhookSteps.length > 0) body = `${body}\n\n${await webhookRun(env, actors, webhookSteps)}`.trimStart();
-  if (fuzzRuns > 0) {
+  if (fuzz.runs > 0) {
     const knownIds = actors.flatMap((actor) => [actor.id, actor.storyId, actor.chapterId, actor.shelfId]);
-    const seed = Date.now() % 2_147_483_647;
+    const { runs: fuzzRuns, seed } = fuzz;
     try {
       await fuzzApi({ apiUrl: env.system.apiUrl, pool: env.pool, actor: actors[0]!, knownIds, runs: fuzzRuns, seed });
       body += `\n\nFuzzer: ${fuzzRuns} generated requests (seed ${seed}): no 5xx, no stack trace or SQL in a body, no state change on a rejected request.`;
@@ -240,6 +241,7 @@ async function main(): Promise<void> {
       'redis-down': { type: 'string', default: '30' },
       concurrency: { type: 'string', default: '6' },
       fuzz: { type: 'string' },
+      'fuzz-seed': { type: 'string' },
       soak: { type: 'string' },
       echo: { type: 'boolean', default: false },
       build: { type: 'boolean', default: false },
@@ -271,7 +273,7 @@ async function main(): Promise<void> {
   environment = await startFaultEnvironment({ name: values.soak !== undefined ? 'soak' : 'run', dedicatedOpenSearch: true, dedicatedStores: true, echo: values.echo, build: values.build });
   let body: string;
   try {
-    body = values.soak !== undefined ? await soak(environment, Number(values.soak || 10), concurrency) : await faultRun(environment, faults, webhookSteps, concurrency, fuzzRuns);
+    body = values.soak !== undefined ? await soak(environment, Number(values.soak || 10), concurrency) : await faultRun(environment, faults, webhookSteps, concurrency, { runs: fuzzRuns, seed: Number(values['fuzz-seed'] ?? Date.now() % 2_147_483_647) });
   } finally {
     await environment.stop();
     environment = undefined;
