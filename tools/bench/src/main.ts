@@ -39,6 +39,9 @@ any index rebuild it runs, then exits with 130.
   --concurrency <n>     requests in flight (default 4)
   --duration <s>        measured seconds per scenario (default 20; the webhooks suite's window, default 60)
   --warmup <s>          unmeasured seconds before each (default 3)
+  --row <text>          only the table rows whose query contains this text (repeatable; e.g. --row
+                        'by id' --row 'default browse'), without the suite's further measurements;
+                        a quick look at a change, not with --write
   --scale <f>           share of each suite's data set to seed when missing (default 1; e.g. 0.01 to
                         check a fresh machine in minutes; data already there is kept; not with --write)
   --write <file>        also write each suite's section into this Markdown file (e.g. docs/benchmarks.md)
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       suite: { type: 'string', multiple: true },
+      row: { type: 'string', multiple: true },
       database: { type: 'string', default: 'inkwell_bench' },
       concurrency: { type: 'string', default: '4' },
       duration: { type: 'string' },
@@ -77,6 +81,9 @@ async function main(): Promise<void> {
   const scale = positive('scale', values.scale);
   // A table states the documented data set; a scaled run is a check, not a result.
   if (scale !== 1 && values.write !== undefined) throw new Error('--write records results of the full data sets only (no --scale)');
+  // A section holds whole tables: a few rows of one would replace the last full table.
+  if (values.row !== undefined && values.write !== undefined) throw new Error('--row is a quick look: not with --write');
+  const chosenRow = (name: string) => values.row === undefined || values.row.some((text) => name.toLowerCase().includes(text.toLowerCase()));
   const priority = values.priority === undefined ? undefined : Number(values.priority);
   if (priority !== undefined && !(Number.isInteger(priority) && priority >= -20 && priority <= 19)) throw new Error('--priority must be a nice value from -20 to 19');
   const suites = values.suite === undefined ? SUITES : values.suite.map((name) => SUITES.find((suite) => suite.name === name) ?? fail(`unknown suite ${name}`));
@@ -154,7 +161,7 @@ async function main(): Promise<void> {
         if (values.write !== undefined) writeSection(values.write, suite.name, section);
         continue;
       }
-      const scenarios = (await suite.scenarios?.(context)) ?? [];
+      const scenarios = ((await suite.scenarios?.(context)) ?? []).filter((scenario) => chosenRow(scenario.name));
       const sectionStart = lines.length;
       lines.push(...section, `Date ${new Date().toISOString().slice(0, 10)}; machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), the load generator, gateway, services and Postgres all on it; ${concurrency} requests in flight, ${durationMs / 1000} s per row after ${warmupMs / 1000} s of warm-up.`, '');
       if (priority !== undefined) lines.push(`The measured processes ran at nice ${priority}; other work on the machine at the default 0.`, '');
@@ -175,7 +182,7 @@ async function main(): Promise<void> {
         lines.push(line);
       }
       lines.push('');
-      if (suite.afterTable !== undefined) {
+      if (suite.afterTable !== undefined && values.row === undefined) {
         process.stderr.write(`==> ${suite.name}: further measurements\n`);
         lines.push(...(await suite.afterTable(context)), '');
       }
