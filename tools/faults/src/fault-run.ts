@@ -2,7 +2,7 @@ import { eventually } from '@inkwell/testing';
 import { audit, auditSearchIndex, drained, type AuditResult, type Disagreement } from './consistency.audit.js';
 import type { FaultEnvironment } from './fault-environment.js';
 import { probeSucceeds, type Fault } from './faults.js';
-import { byStatus, unacceptable, type MixedLoad } from './mixed-load.js';
+import { byStatus, PASSING_STORY_DELETED, unacceptable, type MixedLoad } from './mixed-load.js';
 import type { Actor } from './world.js';
 
 /** What one fault did to the system, as docs/reliability.md reports it. */
@@ -36,6 +36,8 @@ export interface FaultReport {
   readonly eventsDoubled: number;
   /** Derived values (and copies, and the search index) that disagree with a recount after recovery. */
   readonly disagreeing: number;
+  /** Stories the load wrote, published, let others use and deleted in the fault's window (their deletions' events are audited too). */
+  readonly storiesDeleted: number;
   /** A few of the disagreements, for the report. */
   readonly examples: readonly Disagreement[];
   /** A few of the requests failed beyond those in flight: operation, outcome, milliseconds after the fault. */
@@ -219,6 +221,7 @@ async function faultUnderLoad(env: FaultEnvironment, load: MixedLoad, actor: Act
     eventsLost: unprocessed + settled.result.countedTooFew + (await acknowledgedMissing(env, load)),
     eventsDoubled: settled.result.countedTwice,
     disagreeing: disagreements.length,
+    storiesDeleted: records.filter((record) => record.op === PASSING_STORY_DELETED && record.status === 204).length,
     examples: disagreements.slice(0, 5),
     failedExamples: failedBeyond.slice(0, 5).map((record) => ({ op: record.op, outcome: record.error ?? String(record.status), msAfterFault: record.start - faultAt })),
   };

@@ -53,6 +53,8 @@ function table(reports: readonly FaultReport[]): string {
     const statuses = Object.entries(r.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ');
     lines.push(`| ${r.fault} | ${r.requests} | ${statuses} | ${r.serverErrors} | ${r.failedBeyondInFlight}${r.refusedWhileGatewayDown ? ` (+${r.refusedWhileGatewayDown} refused while down)` : ''} | ${r.inFlightAtFault} (${r.inFlightFailed}) | ${r.recoverySeconds.toFixed(1)}${r.recoveredAfterHealSeconds > 0 ? ` (${r.recoveredAfterHealSeconds.toFixed(1)} after healing)` : ''} | ${r.convergeSeconds?.toFixed(1) ?? 'no'} | ${r.eventsLost} | ${r.eventsDoubled} | ${r.disagreeing} |`);
   }
+  const deleted = reports.reduce((sum, r) => sum + r.storiesDeleted, 0);
+  lines.push('', `Under these faults the load also wrote, published and deleted ${deleted} short-lived stories that the other actors had voted on and shelved: their deletions' events are audited like the rest.`);
   return lines.join('\n');
 }
 

@@ -34,16 +34,29 @@ export interface MixedLoadOptions {
   readonly seed?: number;
 }
 
+/** The op name of a passing story's deletion (reports count them). */
+export const PASSING_STORY_DELETED = 'passing story: delete';
+
 /** How often a held worker looks whether it may send again. */
 const HOLD_POLL_MS = 10;
 
 type Operation = (actor: Actor, other: Actor) => ApiRequest & { op: string; after?: (answer: ApiAnswer) => void };
 
+/** An actor's short-lived story: written, published, voted on and shelved by others, then deleted. */
+interface PassingStory {
+  readonly id: string;
+  /** What it has: a draft, a published chapter, or everything (published itself). */
+  readonly stage: 'draft' | 'chapter' | 'published';
+}
+
 /**
  * A realistic mixed load through the gateway with real tokens: reads, searches, chapter content
  * reads (views), votes, comments, follows, private messages, shelf changes and the occasional
- * unpublish/publish, by several users on each other's stories. Records every request; keeps the
- * ids of acknowledged comments and messages so that their loss would be noticed.
+ * unpublish/publish, by several users on each other's stories; and stories that pass: each
+ * actor in turn writes one, publishes it, lets the others vote on it and shelve it, and deletes
+ * it (the deletion's events reach every service that copied or counted it). Records every
+ * request; keeps the ids of acknowledged comments and messages (on the lasting stories only) so
+ * that their loss would be noticed.
  */
 export class MixedLoad {
   readonly records: RequestRecord[] = [];
@@ -51,6 +64,9 @@ export class MixedLoad {
   private readonly inFlight = new Map<number, { op: string; start: number }>();
   private readonly random: () => number;
   private readonly shelfItems = new Map<string, Map<string, string>>();
+  /** Each actor's passing story, by actor id; an actor whose step is in flight is in `passingBusy`. */
+  private readonly passing = new Map<string, PassingStory>();
+  private readonly passingBusy = new Set<string>();
   private running = false;
   private workers: Promise<void>[] = [];
   private nextSlot = 0;
@@ -100,8 +116,8 @@ export class MixedLoad {
     [4, (_a, b) => ({ op: 'read user', method: 'GET', path: `/users/${b.id}` })],
     [4, (a) => ({ op: 'read shelf items', method: 'GET', path: `/bookshelves/${a.shelfId}/items?include=story` })],
     [3, () => ({ op: 'read mailbox', method: 'GET', path: '/users/me/private-messages?page[size]=10' })],
-    [8, (_a, b) => ({ op: 'vote', method: 'PUT', path: `/stories/${b.storyId}/rating`, body: { data: { type: 'rating', attributes: { value: this.random() < 0.7 ? 'like' : 'dislike' } } } })],
-    [2, (_a, b) => ({ op: 'withdraw vote', method: 'DELETE', path: `/stories/${b.storyId}/rating` })],
+    [8, (_a, b) => ({ op: 'vote', method: 'PUT', path: `/stories/${this.storyToUse(b)}/rating`, body: { data: { type: 'rating', attributes: { value: this.random() < 0.7 ? 'like' : 'dislike' } } } })],
+    [2, (_a, b) => ({ op: 'withdraw vote', method: 'DELETE', path: `/stories/${this.storyToUse(b)}/rating` })],
     [
       5,
       (_a, b) => ({
@@ -126,35 +142,101 @@ export class MixedLoad {
     ],
     [5, (a, b) => this.shelfOperation(a, b)],
     [1, (a) => ({ op: 'unpublish/publish', method: 'PATCH', path: `/stories/${a.storyId}`, body: { data: { type: 'story', id: a.storyId, attributes: { published: this.random() < 0.6 } } } })],
+    [2, (a, b) => this.passingStep(a, b)],
   ];
+
+  /** The story of `other` to vote on or shelve: now and then its passing story, once published. */
+  private storyToUse(other: Actor): string {
+    const passing = this.passing.get(other.id);
+    return passing?.stage === 'published' && this.random() < 0.4 ? passing.id : other.storyId;
+  }
+
+  /**
+   * The next step of the actor's passing story (written, a chapter published, published,
+   * deleted); a step that failed (e.g. during a fault) is tried again next time. While a step of
+   * the actor is in flight, another worker reads a story instead.
+   */
+  private passingStep(actor: Actor, other: Actor): ReturnType<Operation> {
+    if (this.passingBusy.has(actor.id)) return { op: 'read story', method: 'GET', path: `/stories/${other.storyId}` };
+    this.passingBusy.add(actor.id);
+    const story = this.passing.get(actor.id);
+    const advance = (ok: boolean, next: PassingStory | undefined) => (answer: ApiAnswer) => {
+      this.passingBusy.delete(actor.id);
+      // 404: the story is gone (deleted by this load before a restart of it): start a new one.
+      if (answer.status === 404 || (ok && next === undefined)) this.passing.delete(actor.id);
+      else if (ok && next !== undefined) this.passing.set(actor.id, next);
+    };
+    if (story === undefined) {
+      const word = this.pick(WORDS);
+      return {
+        op: 'passing story: write',
+        method: 'POST',
+        path: '/stories',
+        body: { data: { type: 'story', attributes: { title: `A passing ${word}`, short_description: `Soon gone, like the ${word}.` } } },
+        after: (answer) => {
+          const id = dataId(answer);
+          advance(answer.status === 201 && id !== undefined, id === undefined ? undefined : { id, stage: 'draft' })(answer);
+        },
+      };
+    }
+    if (story.stage === 'draft') {
+      return {
+        op: 'passing story: chapter',
+        method: 'POST',
+        path: `/stories/${story.id}/chapters`,
+        body: { data: { type: 'chapter', attributes: { title: 'Only', content: `It passed by the ${this.pick(WORDS)}. `.repeat(10), published: true } } },
+        after: (answer) => advance(answer.status === 201, { id: story.id, stage: 'chapter' })(answer),
+      };
+    }
+    if (story.stage === 'chapter') {
+      return {
+        op: 'passing story: publish',
+        method: 'PATCH',
+        path: `/stories/${story.id}`,
+        body: { data: { type: 'story', id: story.id, attributes: { published: true } } },
+        after: (answer) => advance(answer.status === 200, { id: story.id, stage: 'published' })(answer),
+      };
+    }
+    return { op: PASSING_STORY_DELETED, method: 'DELETE', path: `/stories/${story.id}`, after: (answer) => advance(answer.status === 204, undefined)(answer) };
+  }
 
   private readonly totalWeight = this.operations.reduce((sum, [weight]) => sum + weight, 0);
 
   private shelfOperation(actor: Actor, other: Actor): ReturnType<Operation> {
     const items = this.shelfItems.get(actor.shelfId) ?? new Map<string, string>();
     this.shelfItems.set(actor.shelfId, items);
-    const itemId = items.get(other.storyId);
+    const storyId = this.storyToUse(other);
+    const itemId = items.get(storyId);
     if (itemId === undefined) {
       return {
         op: 'shelve story',
         method: 'POST',
         path: `/bookshelves/${actor.shelfId}/items`,
-        body: { data: { type: 'bookshelf_item', relationships: { story: { data: { type: 'story', id: other.storyId } } } } },
+        body: { data: { type: 'bookshelf_item', relationships: { story: { data: { type: 'story', id: storyId } } } } },
         after: (answer) => {
           const id = dataId(answer);
-          if (answer.status === 201 && id !== undefined) items.set(other.storyId, id);
+          if (answer.status === 201 && id !== undefined) items.set(storyId, id);
         },
       };
     }
     if (this.random() < 0.6) {
-      return { op: 'mark item', method: 'PATCH', path: `/bookshelves/${actor.shelfId}/items/${itemId}`, body: { data: { type: 'bookshelf_item', id: itemId, attributes: { read: this.random() < 0.5 } } } };
+      return {
+        op: 'mark item',
+        method: 'PATCH',
+        path: `/bookshelves/${actor.shelfId}/items/${itemId}`,
+        body: { data: { type: 'bookshelf_item', id: itemId, attributes: { read: this.random() < 0.5 } } },
+        // The item left with its story's deletion.
+        after: (answer) => {
+          if (answer.status === 404) items.delete(storyId);
+        },
+      };
     }
     return {
       op: 'unshelve story',
       method: 'DELETE',
       path: `/bookshelves/${actor.shelfId}/items/${itemId}`,
       after: (answer) => {
-        if (answer.status === 204 || answer.status === 404) items.delete(other.storyId);
+        if (answer.status === 204 || answer.status === 404) items.delete(storyId);
       },
     };
   }
