@@ -116,6 +116,10 @@ const DEDUPE_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 const JOIN_TIMEOUT_MS = 30_000;
 const SESSION_TIMEOUT_MS = 10_000;
 
+/** The pause before starting a consumer again after a crash kafkajs does not restart; doubles while crashes follow each other. */
+const FIRST_CRASH_PAUSE_MS = 500;
+const LONGEST_CRASH_PAUSE_MS = 30_000;
+
 /**
  * Reads event envelopes from Kafka for one consumer group: the one implementation of connecting,
  * subscribing, retrying and stopping, whichever way the records are applied (`createConsumer`:
@@ -136,6 +140,7 @@ export class EventConsumer {
   private readonly consumer: Consumer;
   private stopping: AbortController | undefined;
   private stopWhileRunning: (() => void) | undefined;
+  private crashPauseMs = FIRST_CRASH_PAUSE_MS;
 
   constructor(
     private readonly options: ConsumerOptions,
@@ -153,10 +158,30 @@ export class EventConsumer {
       sessionTimeout: SESSION_TIMEOUT_MS,
     });
     // kafkajs logs every crash itself (a warning when the broker was lost) and restarts the
-    // consumer after a retriable one; only a consumer that stays stopped needs more.
+    // consumer after a retriable one only. A crash it calls final comes from outages too ("Failed
+    // to find group coordinator" when the broker goes away during a rejoin), and left the consumer
+    // stopped for good while the process looked healthy: start it again, as after a fresh start.
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) this.logger.error({ err: payload.error }, 'kafka consumer crashed and stays stopped; restart the process');
+      if (!payload.restart) void this.startAgainAfterCrash(payload.error);
     });
+    this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
+      this.crashPauseMs = FIRST_CRASH_PAUSE_MS;
+    });
+  }
+
+  /** After a crash kafkajs does not restart (it has disconnected the consumer): a pause, then `start()` again, unless stopped meanwhile. */
+  private async startAgainAfterCrash(error: Error): Promise<void> {
+    const stopping = this.stopping;
+    if (!stopping || stopping.signal.aborted) return;
+    const pauseMs = this.crashPauseMs;
+    this.crashPauseMs = Math.min(pauseMs * 2, LONGEST_CRASH_PAUSE_MS);
+    this.logger.warn({ err: error, restartInMs: pauseMs }, 'kafka consumer crashed with an error kafkajs does not retry; starting it again');
+    this.stopWhileRunning?.();
+    this.stopWhileRunning = undefined;
+    if (!(await pause(pauseMs, stopping.signal))) return;
+    // start() sets its own controller before its first await: stop() never falls between.
+    this.stopping = undefined;
+    await this.start();
   }
 
   /**

@@ -74,6 +74,7 @@ describe('kafkaLogRoute', () => {
     expect(kafkaLogRoute(logLevel.ERROR, 'Restarting the consumer in 300ms')).toEqual({ level: 'debug', dropStack: true });
     expect(kafkaLogRoute(logLevel.ERROR, 'Connection error: connect ECONNREFUSED 127.0.0.1:9092')).toEqual({ level: 'debug', dropStack: true });
     expect(kafkaLogRoute(logLevel.ERROR, 'Crash: KafkaJSNumberOfRetriesExceeded: Connection timeout')).toEqual({ level: 'warn', dropStack: true });
+    expect(kafkaLogRoute(logLevel.ERROR, 'Crash: KafkaJSNonRetriableError: Failed to find group coordinator')).toEqual({ level: 'warn', dropStack: true });
     expect(kafkaLogRoute(logLevel.ERROR, 'Crash: KafkaJSProtocolError: Not authorized to access group')).toEqual({ level: 'error', dropStack: false });
     // The coordinator text elsewhere than in a consumer crash is not the expected start-up condition.
     expect(kafkaLogRoute(logLevel.ERROR, loading)).toEqual({ level: 'error', dropStack: false });

@@ -75,6 +75,13 @@ const CONNECTION_FAILURES = ['Connection error', 'Connection timeout', 'Failed t
  * errors.
  */
 const CONSUMER_CRASH = /^Crash: \w+: /;
+
+/**
+ * The cause of a crash kafkajs does not restart when the broker goes away while a consumer rejoins
+ * its group (reproduced: a 60 s broker stop under load, docs/reliability.md); the consumer starts
+ * again by itself (`EventConsumer`), so it is an outage's warning like a lost connection.
+ */
+const COORDINATOR_LOST = 'Failed to find group coordinator';
 const CONSUMER_RESTART = 'Restarting the consumer';
 
 /**
@@ -115,7 +122,8 @@ function isCoordinatorNotReady(text: string): boolean {
  * `error` text) is logged (see {@link createKafka}): conditions the system expects and recovers
  * from are never errors, and never carry a stack:
  * - an unreachable broker (connection refused or timed out) and the consumer's restart: debug;
- * - a consumer crash over an unreachable broker: one warning (its retry is the recovery);
+ * - a consumer crash over an unreachable broker or a group coordinator lost with it: one warning
+ *   (its restart is the recovery);
  * - a group coordinator that is still loading, as a failed request (`Response JoinGroup(…)`,
  *   `Response OffsetFetch(…)`) or as the consumer crash it causes: info;
  * - the producer's warning about bounded idempotent retries: debug;
@@ -126,7 +134,7 @@ export function kafkaLogRoute(level: logLevel, message: string, error?: unknown)
   if (FAILED_RESPONSE.test(message) && typeof error === 'string' && isCoordinatorNotReady(error)) return { level: 'info', dropStack: true };
   if (CONSUMER_CRASH.test(message)) {
     const cause = message.replace(CONSUMER_CRASH, '');
-    if (isConnectionFailure(cause)) return { level: 'warn', dropStack: true };
+    if (isConnectionFailure(cause) || cause.startsWith(COORDINATOR_LOST)) return { level: 'warn', dropStack: true };
     if (isCoordinatorNotReady(cause)) return { level: 'info', dropStack: true };
   }
   if (level === logLevel.ERROR) return { level: 'error', dropStack: false };

@@ -6,7 +6,7 @@ import { createRecordingLogger } from '@inkwell/logging';
 import { EventEnvelopeSchema } from '@inkwell/proto/events';
 import { StoryViewedSchema } from '@inkwell/proto/stories';
 import { startTcpProxy, type TcpProxy } from '@inkwell/testing';
-import { Partitioners, type ISocketFactory, type Kafka, type Producer } from 'kafkajs';
+import { KafkaJSNonRetriableError, Partitioners, type ISocketFactory, type Kafka, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBatchConsumer, createKafka, type EventConsumer } from '../src/index.js';
 import { brokers, deleteTestTopics, newTopic, sleep, testKafka, unique, waitFor } from './support.js';
@@ -111,6 +111,55 @@ describe('EventConsumer across a broker outage', () => {
     // An expected, retried outage: each failed attempt is one warning, nothing at error level.
     expect(crashes().map((line) => line.level)).toEqual(crashes().map(() => 'warn'));
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+  }, 60_000);
+
+  it('starts again after a crash that kafkajs does not restart (as the group coordinator lost while the broker shuts down)', async () => {
+    const { logger, lines } = createRecordingLogger('events-test');
+    const kafka = createKafka({ brokers, clientId: unique('events-final-crash-test', '-'), logger });
+    // The consumer's first batch fails with an error kafkajs treats as final, as it does with
+    // "Failed to find group coordinator" when the broker goes away during a rejoin.
+    let crashNext = true;
+    const crashingOnce: Kafka = Object.assign(Object.create(kafka) as Kafka, {
+      consumer: (config: Parameters<Kafka['consumer']>[0]) => {
+        const real = kafka.consumer(config);
+        const run = real.run;
+        return Object.assign(real, {
+          run: (runConfig: Parameters<typeof run>[0]) =>
+            run({
+              ...runConfig,
+              eachBatch: async (payload) => {
+                if (crashNext) {
+                  crashNext = false;
+                  throw new KafkaJSNonRetriableError('injected final crash');
+                }
+                await runConfig?.eachBatch?.(payload);
+              },
+            }),
+        });
+      },
+    });
+    const topic = await newTopic(direct);
+    const applied: string[] = [];
+    consumer = createBatchConsumer({
+      kafka: crashingOnce,
+      groupId: unique('group', '-'),
+      topics: [topic],
+      logger,
+      async handleBatch(envelopes) {
+        applied.push(...envelopes.map((envelope) => envelope.key));
+      },
+    });
+    try {
+      await consumer.start();
+      await producer.send({ topic, acks: -1, messages: [{ key: '1', value: viewed('1') }] });
+      await waitFor('kafkajs to crash the consumer for good', () => lines.some((line) => line.msg?.includes('injected final crash')), CATCH_UP_BOUND_MS);
+      await producer.send({ topic, acks: -1, messages: [{ key: '2', value: viewed('2') }] });
+      await waitFor('both events applied by the consumer started again', () => applied.includes('1') && applied.includes('2'), CATCH_UP_BOUND_MS);
+      expect(lines.some((line) => line.level === 'warn' && line.msg === 'kafka consumer crashed with an error kafkajs does not retry; starting it again')).toBe(true);
+    } finally {
+      await consumer.stop();
+      consumer = undefined;
+    }
   }, 60_000);
 
   it('rejoins its group as the member it was after kafkajs restarted it, so the group never waits for a lost member', async () => {
