@@ -162,7 +162,9 @@ export class EventConsumer {
     // to find group coordinator" when the broker goes away during a rejoin), and left the consumer
     // stopped for good while the process looked healthy: start it again, as after a fresh start.
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) void this.startAgainAfterCrash(payload.error);
+      if (!payload.restart) {
+        this.startAgainAfterCrash(payload.error).catch((error: unknown) => this.logger.error({ err: error }, 'kafka consumer could not be started again after a crash; restart the process'));
+      }
     });
     this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
       this.crashPauseMs = FIRST_CRASH_PAUSE_MS;

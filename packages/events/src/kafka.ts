@@ -75,6 +75,7 @@ const CONNECTION_FAILURES = ['Connection error', 'Connection timeout', 'Failed t
  * errors.
  */
 const CONSUMER_CRASH = /^Crash: \w+: /;
+const CONSUMER_RESTART = 'Restarting the consumer';
 
 /**
  * The cause of a crash kafkajs does not restart when the broker goes away while a consumer rejoins
@@ -82,7 +83,6 @@ const CONSUMER_CRASH = /^Crash: \w+: /;
  * again by itself (`EventConsumer`), so it is an outage's warning like a lost connection.
  */
 const COORDINATOR_LOST = 'Failed to find group coordinator';
-const CONSUMER_RESTART = 'Restarting the consumer';
 
 /**
  * The retriable answers of a group coordinator that is not ready yet: after a broker starts (a

@@ -159,45 +159,35 @@ export class MixedLoad {
   private passingStep(actor: Actor, other: Actor): ReturnType<Operation> {
     if (this.passingBusy.has(actor.id)) return { op: 'read story', method: 'GET', path: `/stories/${other.storyId}` };
     this.passingBusy.add(actor.id);
+    /** One step: on `expected`, the story becomes `next(answer)` (none: it is gone); on 404 it is gone too (start a new one); otherwise it stays for another try. */
+    const step = (op: string, request: Omit<ApiRequest, 'token'>, expected: number, next: (answer: ApiAnswer) => PassingStory | undefined): ReturnType<Operation> => ({
+      op,
+      ...request,
+      after: (answer) => {
+        this.passingBusy.delete(actor.id);
+        const story = answer.status === expected ? next(answer) : undefined;
+        if (story !== undefined) this.passing.set(actor.id, story);
+        else if (answer.status === expected || answer.status === 404) this.passing.delete(actor.id);
+      },
+    });
     const story = this.passing.get(actor.id);
-    const advance = (ok: boolean, next: PassingStory | undefined) => (answer: ApiAnswer) => {
-      this.passingBusy.delete(actor.id);
-      // 404: the story is gone (deleted by this load before a restart of it): start a new one.
-      if (answer.status === 404 || (ok && next === undefined)) this.passing.delete(actor.id);
-      else if (ok && next !== undefined) this.passing.set(actor.id, next);
-    };
     if (story === undefined) {
       const word = this.pick(WORDS);
-      return {
-        op: 'passing story: write',
-        method: 'POST',
-        path: '/stories',
-        body: { data: { type: 'story', attributes: { title: `A passing ${word}`, short_description: `Soon gone, like the ${word}.` } } },
-        after: (answer) => {
-          const id = dataId(answer);
-          advance(answer.status === 201 && id !== undefined, id === undefined ? undefined : { id, stage: 'draft' })(answer);
-        },
-      };
+      const body = { data: { type: 'story', attributes: { title: `A passing ${word}`, short_description: `Soon gone, like the ${word}.` } } };
+      return step('passing story: write', { method: 'POST', path: '/stories', body }, 201, (answer) => {
+        const id = dataId(answer);
+        return id === undefined ? undefined : { id, stage: 'draft' };
+      });
     }
     if (story.stage === 'draft') {
-      return {
-        op: 'passing story: chapter',
-        method: 'POST',
-        path: `/stories/${story.id}/chapters`,
-        body: { data: { type: 'chapter', attributes: { title: 'Only', content: `It passed by the ${this.pick(WORDS)}. `.repeat(10), published: true } } },
-        after: (answer) => advance(answer.status === 201, { id: story.id, stage: 'chapter' })(answer),
-      };
+      const body = { data: { type: 'chapter', attributes: { title: 'Only', content: `It passed by the ${this.pick(WORDS)}. `.repeat(10), published: true } } };
+      return step('passing story: chapter', { method: 'POST', path: `/stories/${story.id}/chapters`, body }, 201, () => ({ id: story.id, stage: 'chapter' }));
     }
     if (story.stage === 'chapter') {
-      return {
-        op: 'passing story: publish',
-        method: 'PATCH',
-        path: `/stories/${story.id}`,
-        body: { data: { type: 'story', id: story.id, attributes: { published: true } } },
-        after: (answer) => advance(answer.status === 200, { id: story.id, stage: 'published' })(answer),
-      };
+      const body = { data: { type: 'story', id: story.id, attributes: { published: true } } };
+      return step('passing story: publish', { method: 'PATCH', path: `/stories/${story.id}`, body }, 200, () => ({ id: story.id, stage: 'published' }));
     }
-    return { op: PASSING_STORY_DELETED, method: 'DELETE', path: `/stories/${story.id}`, after: (answer) => advance(answer.status === 204, undefined)(answer) };
+    return step(PASSING_STORY_DELETED, { method: 'DELETE', path: `/stories/${story.id}` }, 204, () => undefined);
   }
 
   private readonly totalWeight = this.operations.reduce((sum, [weight]) => sum + weight, 0);
